@@ -1,0 +1,37 @@
+#pragma once
+// One log line with what its prefixes tell: rank, host, pid, device, time, level. Produced by
+// parse_prefix() from the many prefix formats of NCCL, PyTorch glog, torchrun, Ray, Slurm, mpirun.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ncdx::analyze {
+
+enum class LineLevel { unknown, info, warn, error, fatal };
+
+struct LinePrefix {
+  std::optional<int> rank;          // global rank, when a prefix says so
+  std::optional<int> local_rank;    // torchrun [default3] / NCCL's "[3]" is the CUDA device
+  std::optional<int> cuda_dev;      // NCCL "[cudaDev]"
+  std::optional<int> pid;
+  std::optional<int> tid;
+  std::optional<std::string> host;
+  std::optional<double> epoch;      // seconds since the epoch when the prefix has a full date/time
+  std::optional<double> clock;      // seconds since midnight when only a time of day is known
+  std::string time_text;            // as printed
+  LineLevel level = LineLevel::unknown;
+  std::string_view message;         // the line with all recognised prefixes removed (view into the input)
+};
+
+// What a file's name or path says about its lines (rank3.log, nccl.host1.1234, worker-*.out ...).
+struct FileHints {
+  std::optional<int> rank;
+  std::optional<std::string> host;
+  std::optional<int> pid;
+};
+FileHints hints_from_path(std::string_view path);
+
+// Parses every recognised prefix, outermost first. Never throws; unknown text is left in message.
+LinePrefix parse_prefix(std::string_view line);
+
+}  // namespace ncdx::analyze

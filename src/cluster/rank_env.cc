@@ -1,0 +1,50 @@
+#include "cluster/rank_env.h"
+
+#include <cstdlib>
+#include <unistd.h>
+
+#include "core/strings.h"
+
+namespace ncdx::cluster {
+namespace {
+std::optional<int> get_int(const std::map<std::string, std::string>* env, const char* name) {
+  std::optional<std::string> v;
+  if (env) {
+    if (auto it = env->find(name); it != env->end()) v = it->second;
+  } else if (const char* p = std::getenv(name)) {
+    v = p;
+  }
+  if (!v) return std::nullopt;
+  auto n = core::parse_int(*v);
+  if (!n || *n < 0 || *n > 1'000'000) return std::nullopt;
+  return static_cast<int>(*n);
+}
+}  // namespace
+
+RankInfo detect_rank(const std::map<std::string, std::string>* env) {
+  struct Source {
+    const char *name, *rank, *size, *local;
+  };
+  static const Source sources[] = {
+      {"openmpi", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK"},
+      {"pmix", "PMIX_RANK", "PMI_SIZE", "MPI_LOCALRANKID"},
+      {"slurm", "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID"},
+      {"torchrun", "RANK", "WORLD_SIZE", "LOCAL_RANK"},
+  };
+  RankInfo info;
+  char host[256] = {0};
+  if (gethostname(host, sizeof host - 1) == 0) info.host = host;
+  for (const auto& s : sources) {
+    auto r = get_int(env, s.rank), n = get_int(env, s.size);
+    if (r && n && *r < *n) {
+      info.rank = *r;
+      info.size = *n;
+      info.local_rank = get_int(env, s.local);
+      info.source = s.name;
+      break;
+    }
+  }
+  return info;
+}
+
+}  // namespace ncdx::cluster

@@ -1,0 +1,21 @@
+#pragma once
+// Rank, size and host of this process from the launchers clusters already use (DESIGN.md
+// "Distribution"): OpenMPI, PMIx, Slurm, torchrun. Without any, the process is rank 0 of 1.
+#include <map>
+#include <optional>
+#include <string>
+
+namespace ncdx::cluster {
+
+struct RankInfo {
+  int rank = 0;
+  int size = 1;
+  std::optional<int> local_rank;
+  std::string host;
+  std::string source = "single";  // which launcher's variables were used
+};
+
+// env lookups go through a function so tests can pass a map instead of the process env.
+RankInfo detect_rank(const std::map<std::string, std::string>* env = nullptr);
+
+}  // namespace ncdx::cluster

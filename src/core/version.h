@@ -1,0 +1,5 @@
+#pragma once
+#include "version_gen.h"
+namespace ncdx::core {
+inline constexpr const char* kVersion = NCDX_VERSION_STRING;
+}

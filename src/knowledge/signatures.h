@@ -1,0 +1,65 @@
+#pragma once
+// The fault-signature knowledge base (data/signatures.yaml): what a log line means, its failure
+// class, the cause and the ordered fixes. Loading compiles every pattern once; matching a line is
+// the hot path of `ncdx triage` and must stay cheap for the ~99.9% of lines that match nothing.
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/finding.h"
+#include "core/result.h"
+
+namespace ncdx::knowledge {
+
+// How a signature relates to the root cause, used by triage's correlation.
+enum class Role {
+  cause,    // names a root cause by itself (IB completion error, ECC error, posix_fallocate ...)
+  symptom,  // an effect others explain (watchdog timeout, "remote process exited", ncclRemoteError)
+  context,  // not a failure: facts for correlation (NCCL version line, Init COMPLETE, NET/IB : Using)
+};
+const char* to_string(Role r);
+
+struct Signature {
+  std::string id;                     // stable, e.g. "nccl.ib.completion-error"
+  std::string klass;                  // DESIGN.md failure class
+  core::Severity severity = core::Severity::error;
+  Role role = Role::cause;
+  int priority = 50;                  // 0..100: strength as a root cause; higher wins a tie
+  std::string title;                  // one line
+  std::string cause;                  // why it happens (may use {field} placeholders)
+  std::vector<std::string> patterns;  // RE2 syntax; any one matching is a hit
+  std::vector<core::Fix> fixes;       // ordered
+  std::vector<std::string> refs;      // sources
+  std::vector<std::string> examples;  // real lines that must match (checked by a unit test)
+};
+
+struct SignatureMatch {
+  std::size_t index;                          // into SignatureSet::all()
+  std::map<std::string, std::string> fields;  // named capture groups that matched
+};
+
+class SignatureSet {
+ public:
+  static core::Result<SignatureSet> load_embedded();  // data/signatures.yaml
+  static core::Result<SignatureSet> load(std::string_view yaml_text, std::string_view source_name);
+
+  SignatureSet(SignatureSet&&) noexcept;
+  SignatureSet& operator=(SignatureSet&&) noexcept;
+  ~SignatureSet();
+
+  const std::vector<Signature>& all() const;
+  const Signature* find(std::string_view id) const;
+  // Appends every signature that matches `line` (in id order) to `out`. Thread-safe.
+  void match(std::string_view line, std::vector<SignatureMatch>& out) const;
+
+ private:
+  SignatureSet();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace ncdx::knowledge

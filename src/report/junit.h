@@ -1,0 +1,18 @@
+#pragma once
+// JUnit XML (one testcase per check) so CI systems can gate on ncdx results.
+#include <string>
+#include <vector>
+
+namespace ncdx::report {
+
+struct JUnitCase {
+  std::string classname;  // category
+  std::string name;       // check id
+  std::string status;     // PASS, WARN, FAIL, SKIP
+  std::string message;
+};
+
+// WARN is reported as passing with system-out text; FAIL as <failure>; SKIP as <skipped>.
+std::string render_junit(const std::string& suite, const std::vector<JUnitCase>& cases);
+
+}  // namespace ncdx::report
