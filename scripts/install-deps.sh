@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# Installs everything ncdx needs to build and test, from Debian packages only.
+set -euo pipefail
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO="sudo"
+pkgs=(build-essential cmake ninja-build pkg-config git python3 python3-venv
+      libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev zlib1g-dev libzstd-dev
+      libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-dev
+      zstd gzip hyperfine time iproute2)
+missing=()
+for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
+if [ ${#missing[@]} -gt 0 ]; then
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
