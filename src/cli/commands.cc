@@ -1,6 +1,5 @@
 #include "cli/command.h"
 
-#include <array>
 
 namespace ncdx::cli {
 
@@ -8,9 +7,9 @@ namespace ncdx::cli {
 CLI::App* add_docs(CLI::App&, const GlobalOptions&, int&);
 
 std::span<const CommandDef> commands() {
-  static const std::array<CommandDef, 1> list = {{
+  static const CommandDef list[] = {
       {"docs", "print the knowledge base (signatures, env vars, checks) as Markdown", add_docs},
-  }};
+  };
   return list;
 }
 
