@@ -8,7 +8,9 @@
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "core/strings.h"
 #include "core/term.h"
+#include "knowledge/embedded.h"
 #include "knowledge/signatures.h"
 #include "report/context.h"
 #include "report/junit.h"
@@ -20,6 +22,7 @@ namespace {
 
 struct TriageOptions {
   std::vector<std::string> inputs;
+  std::string example;  // --example ID: a bundled real incident
   std::optional<long long> expect_timeout;
   std::size_t max_evidence = 6;
 };
@@ -52,12 +55,22 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
     std::fprintf(stderr, "ncdx triage: %s\n", sigs.status().message().c_str());
     return 70;
   }
-  if (o.inputs.empty()) {
-    std::fprintf(stderr, "ncdx triage: give log files, directories or globs (or - for stdin)\n");
+  if (o.inputs.empty() && o.example.empty()) {
+    std::fprintf(stderr, "ncdx triage: give log files, directories or globs (or - for stdin), or --example\n");
     return 64;
   }
   auto expanded = analyze::expand_inputs(o.inputs);
   analyze::Scanner scanner(*sigs);
+  if (!o.example.empty()) {
+    auto text = knowledge::embedded("incidents/" + o.example + ".log");
+    if (!text) {
+      std::fprintf(stderr, "ncdx triage: no bundled incident '%s' (see `ncdx docs` for incidents/*.log)\n", o.example.c_str());
+      return 66;
+    }
+    auto file = scanner.add_file("example:" + o.example, {});
+    long long n = 0;
+    for (auto line : core::split(*text, '\n')) scanner.feed(file, ++n, line);
+  }
   for (auto& p : expanded.problems) {
     core::log::warn("{}", p.message());
     scanner.note_problem(p);
@@ -113,10 +126,15 @@ CLI::App* add_triage(CLI::App& root, const GlobalOptions& global, int& exit_code
   static TriageOptions o;
   auto* cmd = root.add_subcommand("triage", "name the failure of a job: class, culprit rank/host, root cause, fix");
   cmd->add_option("inputs", o.inputs, "log files, directories (recursive), globs, .gz/.zst, or - for stdin");
+  cmd->add_option("--example", o.example, "triage a bundled real incident (pytorch-81628, nccl-525, determined-8915)")
+      ->expected(0, 1);
   cmd->add_option("--expect-timeout", o.expect_timeout,
                   "the collective timeout (seconds) you set; a different observed Timeout(ms) is reported");
   cmd->add_option("--max-evidence", o.max_evidence, "evidence lines per finding")->capture_default_str();
-  cmd->callback([&global, &exit_code] { exit_code = run_triage(o, global); });
+  cmd->callback([cmd, &global, &exit_code] {
+    if (cmd->count("--example") > 0 && o.example.empty()) o.example = "pytorch-81628";
+    exit_code = run_triage(o, global);
+  });
   return cmd;
 }
 
