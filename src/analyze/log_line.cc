@@ -198,7 +198,9 @@ bool bracket_layer(Cursor& c, State& st, bool first) {
     k.eat('+');
     long long v;
     if (k.num(v) && k.eat('.') && k.num(v) && k.eat(']')) {
-      st.time_text(c.s.substr(c.i + 1, k.i - c.i - 2));
+      std::string_view tt = c.s.substr(c.i + 1, k.i - c.i - 2);
+      while (!tt.empty() && tt.front() == ' ') tt.remove_prefix(1);
+      st.time_text(tt);
       k.eat(' ');
       c = k;
       return true;
@@ -310,7 +312,8 @@ bool ray_layer(Cursor& c, State& st) {
   return true;
 }
 
-// vLLM/SGLang "INFO 06-05 06:18:13 [file.py:470] " (and the older "... file.py:470] ")
+// vLLM "INFO 06-05 06:18:13 [file.py:470] " (and the older "... file.py:470] "); SGLang
+// "INFO server_args.py:1697: ".
 bool python_level_layer(Cursor& c, State& st) {
   static constexpr std::pair<std::string_view, LineLevel> kLevels[] = {
       {"INFO ", LineLevel::info},   {"WARNING ", LineLevel::warn},    {"WARN ", LineLevel::warn},
@@ -324,6 +327,14 @@ bool python_level_layer(Cursor& c, State& st) {
     }
   }
   if (lvl == LineLevel::unknown) return false;
+  if (!is_digit(t.peek())) {  // SGLang after its timestamp: "INFO server_args.py:1697: "
+    std::string_view src;
+    if (!source_token(t, src) || !t.eat(": ")) return false;
+    st.out.level = lvl;
+    st.out.source = src;
+    c = t;
+    return true;
+  }
   std::size_t tb = t.i;
   int mo, d;
   double clk;

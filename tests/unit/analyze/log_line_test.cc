@@ -187,6 +187,7 @@ TEST(ParsePrefix, KernelLines) {
   EXPECT_FALSE(d.epoch);
   EXPECT_EQ(d.message, "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus.");
   auto rel = parse_prefix("[  +0.000316] pcieport 0000:00:03.0: AER: Corrected error received");
+  EXPECT_EQ(rel.time_text, "+0.000316");
   EXPECT_EQ(rel.message, "pcieport 0000:00:03.0: AER: Corrected error received");
   auto j = parse_prefix("Mar 03 10:00:00 gpu-node-5 kernel: NVRM: Xid (PCI:0000:3b:00): 48, An uncorrectable double bit error");
   EXPECT_EQ(j.host, "gpu-node-5");
@@ -207,6 +208,10 @@ TEST(ParsePrefix, IsoTimestampsAndZones) {
   EXPECT_EQ(p.message, "- trainer - INFO - step 3");
   auto z = parse_prefix("[2024-05-01T14:00:00+02:00] x");
   EXPECT_NEAR(*z.epoch, 1714564800.0, 1e-6);
+  auto sl = parse_prefix("[2026-02-27 14:33:03] WARNING server_args.py:2326: KV cache is forced as chunk cache");
+  EXPECT_EQ(sl.level, LineLevel::warn);
+  EXPECT_EQ(sl.source, "server_args.py:2326");
+  EXPECT_EQ(sl.message, "KV cache is forced as chunk cache");
   auto sg = parse_prefix("[2024-12-26 08:51:55 TP3] Scheduler hit an exception");
   EXPECT_TRUE(sg.epoch);
   EXPECT_EQ(sg.message, "Scheduler hit an exception");
