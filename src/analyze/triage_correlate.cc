@@ -58,7 +58,7 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   for (const auto& ev : h.samples) {
     for (const char* k : {"pci", "busid", "bus_id", "device", "hca", "gpu"})
       if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) devices.insert(it->second);
-    if (ev.cuda_dev && ev.host) devices.insert(*ev.host + " cuda:" + std::to_string(*ev.cuda_dev));
+    if (ev.cuda_dev) devices.insert((ev.host ? *ev.host + " " : std::string()) + "cuda:" + std::to_string(*ev.cuda_dev));
   }
   f.culprit.devices.assign(devices.begin(), devices.end());
   if (f.culprit.devices.size() > 16) f.culprit.devices.resize(16);

@@ -1,6 +1,7 @@
 #include "analyze/triage_scan.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/redact.h"
 #include "core/strings.h"
@@ -99,8 +100,16 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
 
   matches_.clear();
   sigs_.match(line, matches_);
+  // Several signatures can match one line (a generic "NCCL WARN" and the specific IB error it
+  // carries): the line is evidence for the strongest one only. Context matches are all kept.
+  int best = -1;
+  for (const auto& m : matches_) {
+    const auto& sig = sigs_.all()[m.index];
+    if (sig.role != knowledge::Role::context) best = std::max(best, sig.priority);
+  }
   for (auto& m : matches_) {
     const auto& sig = sigs_.all()[m.index];
+    if (sig.role != knowledge::Role::context && sig.priority < best) continue;
     if (sig.role != knowledge::Role::context) ++proc.error_lines;
     TriageEvent ev;
     ev.sig = m.index;
@@ -151,6 +160,24 @@ const ScanResult& Scanner::finish() {
       merge_facts(result_.processes[owners->second.front()], it->second);
       result_.processes.erase(it);
     }
+  }
+  // A line without a prefix (a bare "NCCL WARN", a traceback) in a file written by one host
+  // belongs to that host.
+  std::map<std::string, std::set<std::string>> file_hosts;
+  for (const auto& [key, pf] : result_.processes)
+    if (pf.host)
+      for (const auto& f : pf.files) file_hosts[f].insert(*pf.host);
+  auto fill_host = [&](TriageEvent& ev, SignatureHits& h) {
+    if (ev.host || ev.file >= result_.input.files.size()) return;
+    auto it = file_hosts.find(result_.input.files[ev.file]);
+    if (it != file_hosts.end() && it->second.size() == 1) {
+      ev.host = *it->second.begin();
+      h.hosts.insert(*ev.host);
+    }
+  };
+  for (auto& h : result_.hits) {
+    for (auto& ev : h.samples) fill_host(ev, h);
+    if (h.earliest) fill_host(*h.earliest, h);
   }
   // host:pid → rank, for events printed before the Init line that names the rank.
   std::map<std::pair<std::string, int>, int> pid_rank;

@@ -6,6 +6,7 @@
 #include "analyze/triage_correlate.h"
 #include "analyze/triage_scan.h"
 #include "cli/command.h"
+#include "cli/triage_follow.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "core/strings.h"
@@ -25,6 +26,8 @@ struct TriageOptions {
   std::string example;  // --example ID: a bundled real incident
   std::optional<long long> expect_timeout;
   std::size_t max_evidence = 6;
+  bool follow = false;
+  double idle = 0;
 };
 
 int exit_for(const analyze::TriageResult& r) {
@@ -59,6 +62,10 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
     std::fprintf(stderr, "ncdx triage: give log files, directories or globs (or - for stdin), or --example\n");
     return 64;
   }
+  analyze::CorrelateOptions copts;
+  copts.expect_timeout_s = o.expect_timeout;
+  copts.max_evidence = o.max_evidence;
+  if (o.follow) return run_triage_follow(o.inputs, o.idle, *sigs, copts, g);
   auto expanded = analyze::expand_inputs(o.inputs);
   analyze::Scanner scanner(*sigs);
   if (!o.example.empty()) {
@@ -86,9 +93,6 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
                      [&](const core::Status& s) { return s.message() == p.message(); }) == expanded.problems.end())
       core::log::warn("{}", p.message());
 
-  analyze::CorrelateOptions copts;
-  copts.expect_timeout_s = o.expect_timeout;
-  copts.max_evidence = o.max_evidence;
   auto result = analyze::correlate(scan, *sigs, copts);
   auto context = report::make_context(seen_versions(result), !g.no_timestamps);
   auto json = report::triage_json(result, context);
@@ -130,6 +134,8 @@ CLI::App* add_triage(CLI::App& root, const GlobalOptions& global, int& exit_code
       ->expected(0, 1);
   cmd->add_option("--expect-timeout", o.expect_timeout,
                   "the collective timeout (seconds) you set; a different observed Timeout(ms) is reported");
+  cmd->add_flag("--follow", o.follow, "tail the logs (and new files in directories), alert on each new finding");
+  cmd->add_option("--idle", o.idle, "with --follow: stop after this many seconds without new lines (0 = until Ctrl-C)");
   cmd->add_option("--max-evidence", o.max_evidence, "evidence lines per finding")->capture_default_str();
   cmd->callback([cmd, &global, &exit_code] {
     if (cmd->count("--example") > 0 && o.example.empty()) o.example = "pytorch-81628";
