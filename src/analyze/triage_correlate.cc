@@ -10,14 +10,6 @@ namespace {
 using knowledge::Role;
 
 
-// Replaces {field} placeholders in a signature's cause text with what the line said.
-std::string expand(std::string text, const std::map<std::string, std::string>& fields) {
-  for (const auto& [k, v] : fields) {
-    std::string key = "{" + k + "}";
-    for (auto p = text.find(key); p != std::string::npos; p = text.find(key, p + v.size())) text.replace(p, key.size(), v);
-  }
-  return text;
-}
 
 core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) {
   core::Evidence e;
@@ -39,7 +31,7 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.severity = sig.severity;
   f.title = sig.title;
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
-  f.summary = expand(sig.cause, first.fields);
+  f.summary = knowledge::render_cause(sig, first.fields);
   f.culprit.ranks.assign(h.ranks.begin(), h.ranks.end());
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.

@@ -135,67 +135,71 @@ bool parse_watchdog(std::string_view msg, ProcessFacts& proc) {
   return any;
 }
 
-bool collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo) {
+FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo) {
   // COLL lines dominate INFO+COLL logs: test them first and cheaply.
   if (auto p = msg.find(": opCount "); p != std::string_view::npos) {
+    auto fn = msg.substr(0, p);
+    // NCCL prints "%s: opCount %lx sendbuff %p ..." (COLL subsystem); the function name is one word.
+    bool fixed = !fn.empty() && fn.find(' ') == std::string_view::npos && has(msg.substr(p), " sendbuff ");
     if (auto v = int_after(msg.substr(p), ": opCount ", 16)) {
       if (!proc.last_opcount || *v > *proc.last_opcount) proc.last_opcount = *v;
-      auto fn = msg.substr(0, p);
       auto sp = fn.rfind(' ');
-      proc.last_coll = std::string(sp == std::string_view::npos ? fn : fn.substr(sp + 1));
+      auto name = sp == std::string_view::npos ? fn : fn.substr(sp + 1);
+      if (!proc.last_coll || *proc.last_coll != name) proc.last_coll = std::string(name);
     }
-    return true;
+    return fixed ? FactKind::fixed_format : FactKind::fact;
   }
-  if (has(msg, " via ") && has(msg, "Channel ")) {
+  if (msg.substr(0, 8) == "Channel " && has(msg, " via ")) {
     parse_transport(msg, topo);
-    return true;
+    return FactKind::fixed_format;  // "Channel %02d/%d : %d[%d] -> %d[%d] via ..."
   }
   if (has(msg, "NCCL version ")) {
     parse_version(msg, proc);
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "Init COMPLETE") || has(msg, "Init START")) {
     parse_init(msg, proc);
-    return true;
+    return FactKind::fact;
   }
-  if (has(msg, "Watchdog caught") || has(msg, "last enqueued")) return parse_watchdog(msg, proc);
+  if (has(msg, "Watchdog caught") || has(msg, "last enqueued"))
+    return parse_watchdog(msg, proc) ? FactKind::fact : FactKind::none;
   if (auto v = int_after(msg, "cudaDriverVersion ")) {
     proc.cuda_driver = *v;
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "Using network ")) {
     auto w = msg.substr(msg.find("Using network ") + 14);
     topo.networks.emplace(w.substr(0, std::min<std::size_t>(w.size(), 40)));
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "NET/IB : Using") || has(msg, "NET/IB: Using")) {
     parse_list_after(msg, "Using", topo.ib_devices);
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "NET/IB : No device found")) {
     topo.ib_no_device = true;
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "Failed to open libibverbs")) {
     topo.verbs_missing = true;
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "NET/Socket : Using")) {
     parse_list_after(msg, "Using", topo.socket_ifs);
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "NCCL_IB_DISABLE set by environment to ")) {
     auto v = int_after(msg, "NCCL_IB_DISABLE set by environment to ");
     topo.ib_disabled_by_env = v && *v != 0;
-    return true;
+    return FactKind::fact;
   }
   if (has(msg, "TIMEOUT(ms): ")) {
     if (auto v = int_after(msg, "TIMEOUT(ms): ")) proc.configured_timeout_ms = *v;
     if (auto r = int_after(msg, "global rank: "); r && !proc.rank) proc.rank = static_cast<int>(*r);
     if (auto n = int_after(msg, "size: "); n && !proc.nranks) proc.nranks = static_cast<int>(*n);
-    return true;
+    return FactKind::fact;
   }
-  return false;
+  return FactKind::none;
 }
 
 }  // namespace ncdx::analyze

@@ -9,9 +9,15 @@
 
 namespace ncdx::analyze {
 
+enum class FactKind {
+  none,          // no fact: the line may still carry a failure
+  fact,          // a fact (version, init, network ...); may still carry a failure
+  fixed_format,  // a fixed-format NCCL progress line (COLL opCount, channel/transport setup)
+                 // whose printf shape cannot hold a failure: signature matching can skip it
+};
+
 // Updates `proc` (the facts of the process that printed the line) and `topo` from `msg`.
-// Returns true when the line carried a fact (used to skip further work on the line).
-bool collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo);
+FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo);
 
 // Parses "... Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE,
 // NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds ..." and the PG status

@@ -1,6 +1,7 @@
 #include "analyze/triage_scan.h"
 
 #include <algorithm>
+#include <charconv>
 #include <set>
 
 #include "core/redact.h"
@@ -39,14 +40,29 @@ std::size_t Scanner::add_file(const std::string& display, const FileHints& hints
   return result_.input.files.size() - 1;
 }
 
-std::string Scanner::process_key(const LinePrefix& p, std::size_t file) const {
+// Writes the key into `out` (a reused buffer: this runs for every line).
+void Scanner::process_key(const LinePrefix& p, std::size_t file, std::string& out) const {
   const auto& h = hints_[file];
-  auto host = p.host ? p.host : h.host;
+  const auto& host = p.host ? p.host : h.host;
   auto pid = p.pid ? p.pid : h.pid;
-  if (host && pid) return *host + ":" + std::to_string(*pid);
-  if (p.rank) return "rank:" + std::to_string(*p.rank);
-  if (h.rank) return "rank:" + std::to_string(*h.rank);
-  return "file:" + std::to_string(file);
+  char num[24];
+  auto put = [&](const char* tag, long long v) {
+    out.assign(tag);
+    auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+    out.append(num, end);
+  };
+  if (host && pid) {
+    out.assign(*host);
+    out.push_back(':');
+    auto [end, ec] = std::to_chars(num, num + sizeof num, *pid);
+    out.append(num, end);
+  } else if (p.rank) {
+    put("rank:", *p.rank);
+  } else if (h.rank) {
+    put("rank:", *h.rank);
+  } else {
+    put("file:", static_cast<long long>(file));
+  }
 }
 
 void Scanner::add_event(TriageEvent ev) {
@@ -71,11 +87,11 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
   LinePrefix p = parse_prefix(line);
   const auto& h = hints_[file];
 
-  std::string key = process_key(p, file);
-  auto it = result_.processes.find(key);
+  process_key(p, file, key_);
+  auto it = result_.processes.find(key_);
   if (it == result_.processes.end()) {
-    if (result_.processes.size() >= opts_.max_processes) key = "overflow";
-    it = result_.processes.try_emplace(key).first;
+    if (result_.processes.size() >= opts_.max_processes) key_ = "overflow";
+    it = result_.processes.try_emplace(key_).first;
     auto& pf = it->second;
     pf.host = p.host ? p.host : h.host;
     pf.pid = p.pid ? p.pid : h.pid;
@@ -96,10 +112,10 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
   }
 
   std::string_view msg = p.message.empty() ? line : p.message;
-  collect_facts(msg, proc, result_.topology);
+  if (collect_facts(msg, proc, result_.topology) == FactKind::fixed_format) return;
 
   matches_.clear();
-  sigs_.match(line, matches_);
+  sigs_.match(line, matches_, /*include_context=*/false);
   // Several signatures can match one line (a generic "NCCL WARN" and the specific IB error it
   // carries): the line is evidence for the strongest one only. Context matches are all kept.
   int best = -1;

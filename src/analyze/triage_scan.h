@@ -38,7 +38,7 @@ class Scanner {
   const knowledge::SignatureSet& signatures() const { return sigs_; }
 
  private:
-  std::string process_key(const LinePrefix& p, std::size_t file) const;
+  void process_key(const LinePrefix& p, std::size_t file, std::string& out) const;
   void add_event(TriageEvent ev);
 
   const knowledge::SignatureSet& sigs_;
@@ -48,6 +48,7 @@ class Scanner {
   std::vector<std::size_t> hit_index_;  // signature index → position in result_.hits, or npos
   std::vector<knowledge::SignatureMatch> matches_;  // reused per line
   std::uint64_t order_ = 0;
+  std::string key_;  // process-key buffer reused across lines
 };
 
 // Display text for evidence: valid UTF-8, secrets redacted, at most max_chars.

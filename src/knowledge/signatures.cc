@@ -102,7 +102,7 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
   return set;
 }
 
-void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out) const {
+void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out, bool include_context) const {
   const Impl& im = *impl_;
   thread_local std::vector<int> atoms;
   thread_local std::vector<int> candidates;
@@ -124,6 +124,7 @@ void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out
   for (int id : candidates) {
     const CompiledPattern& cp = im.patterns[id];
     if (cp.sig == last_sig) continue;
+    if (!include_context && im.sigs[cp.sig].role == Role::context) continue;
     groups.assign(cp.ngroups + 1, re2::StringPiece());
     if (!im.filter.GetRE2(id).Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(), cp.ngroups + 1))
       continue;

@@ -7,9 +7,9 @@ using namespace ncdx::analyze;
 TEST(TriageFacts, Watchdog) {
   ProcessFacts p;
   TopologyFacts t;
-  EXPECT_TRUE(collect_facts("[Rank 38] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1204, OpType=_ALLGATHER_BASE, "
+  EXPECT_NE(collect_facts("[Rank 38] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1204, OpType=_ALLGATHER_BASE, "
                             "NumelIn=4194304, NumelOut=268435456, Timeout(ms)=1800000) ran for 1800084 milliseconds before timing out.",
-                            p, t));
+                            p, t), FactKind::none);
   EXPECT_EQ(p.timeout_seq, 1204);
   EXPECT_EQ(p.timeout_op, "_ALLGATHER_BASE");
   EXPECT_EQ(p.timeout_ms, 1800000);
@@ -53,6 +53,10 @@ TEST(TriageFacts, CollOpCountIsHex) {
   collect_facts("AllReduce: opCount 3f sendbuff 0x1 recvbuff 0x1 count 8 datatype 7 op 0 root 0 comm 0x1 [nranks=8] stream 0x1", p, t);
   collect_facts("AllReduce: opCount a sendbuff 0x1 recvbuff 0x1 count 8 datatype 7 op 0 root 0 comm 0x1 [nranks=8] stream 0x1", p, t);
   EXPECT_EQ(p.last_opcount, 0x3f);
+  EXPECT_EQ(collect_facts("AllReduce: opCount 3 sendbuff 0x1 recvbuff 0x1 count 8 datatype 7 op 0 root 0 comm 0x1 [nranks=8] stream 0x1", p, t),
+            FactKind::fixed_format);
+  // Text that merely contains ": opCount " is not a COLL line and still goes to the signatures.
+  EXPECT_NE(collect_facts("RuntimeError: opCount mismatch on rank 3", p, t), FactKind::fixed_format);
   EXPECT_EQ(p.last_coll, "AllReduce");
 }
 
