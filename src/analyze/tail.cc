@@ -123,7 +123,11 @@ Follower::Follower(std::vector<std::string> paths, FollowOptions options)
     : args_(std::move(paths)), opt_(options) {
   if (opt_.max_line == 0) opt_.max_line = 1;
   discover();
-  for (auto& f : files_) f->start_at_end = !opt_.from_start;
+  // Only what exists now is "old"; a file that appears later is new from its first byte.
+  for (auto& f : files_) {
+    struct stat st {};
+    f->start_at_end = !opt_.from_start && ::stat(f->path.c_str(), &st) == 0;
+  }
 }
 
 Follower::~Follower() = default;

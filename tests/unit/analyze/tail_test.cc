@@ -182,6 +182,12 @@ TEST(Follower, FromEndSkipsExistingContent) {
   append(log, "new\n");
   f.poll(cb);
   EXPECT_EQ(seen.texts(), std::vector<std::string>{"new"});
+  // A file named before it exists is read from its first byte once it appears.
+  Follower later(std::vector<std::string>{d.file("later.log")}, o);
+  later.poll(cb);
+  d.write("later.log", "first\n");
+  later.poll(cb);
+  EXPECT_EQ(seen.texts(), (std::vector<std::string>{"new", "first"}));
 }
 
 TEST(Follower, CompressedFilesAreReadOnceNotFollowed) {
