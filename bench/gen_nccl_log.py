@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates a realistic merged NCCL_DEBUG=INFO + NCCL_DEBUG_SUBSYS=COLL log of about SIZE bytes
-for 64 ranks on 8 hosts (8 GPUs each), NCCL 2.21 formats (no timestamps on INFO/WARN, as 2.14-2.25
-print them; reference/nccl_facts.md §4.1), with exactly ONE injected fault near the end: an IB
+for 64 ranks on 8 hosts (8 GPUs each), NCCL 2.23 formats (no timestamps on INFO/WARN, as 2.14-2.25
+print them; reference/nccl_facts.md §4.1; the IB completion error in its 2.23 form, §4.4), with exactly ONE injected fault near the end: an IB
 completion error status 12 (IBV_WC_RETRY_EXC_ERR) on host gpu-node-06 (ranks 40-47), followed by
 PyTorch watchdog timeouts on every other rank. Deterministic for a given --seed.
 
@@ -19,7 +19,7 @@ import sys
 HOSTS = [f"gpu-node-{i:02d}" for i in range(1, 9)]
 NRANKS = 64
 FAULT_HOST = 5  # gpu-node-06
-NCCL_VERSION = "2.21.5+cuda12.4"
+NCCL_VERSION = "2.23.4+cuda12.6"
 
 
 def parse_size(s):
@@ -68,7 +68,6 @@ def init_lines(rk, rng):
         f"{pi}NCCL INFO ncclCommInitRank comm 0x{rk.comm:x} rank {r} nranks {NRANKS} cudaDev {rk.dev} nvmlDev {rk.dev} busId {0x18000 + rk.dev * 0x10000:x} commId 0x5b4e1c2d3f4a5b6c - Init START",
         f"{pi}NCCL INFO Setting affinity for GPU {rk.dev} to ffffffff,00000000,ffffffff",
         f"{pi}NCCL INFO NVLS multicast support is not available on dev {rk.dev}",
-        f"{pi}NCCL INFO comm 0x{rk.comm:x} rank {r} nRanks {NRANKS} nNodes 8 localRanks 8 localRank {rk.dev} MNNVL 0",
     ]
     nxt, prv = (r + 1) % NRANKS, (r - 1) % NRANKS
     for ch in range(8):
@@ -77,9 +76,11 @@ def init_lines(rk, rng):
     out.append(f"{pi}NCCL INFO Trees {trees}")
     out.append(f"{pi}NCCL INFO P2P Chunksize set to 131072")
     if r == 0:
-        order = " ".join(str(i) for i in range(NRANKS))
+        # 2.23+: " %*d" per rank (width = digits of nranks-1), the line cut to 128 chars with "..."
+        order = "".join(f" {i:>2}" for i in range(NRANKS))
         for ch in range(8):
-            out.append(f"{pi}NCCL INFO Channel {ch:02d}/08 : {order}"[:200])
+            text = f"Channel {ch:02d}/08 :{order}"
+            out.append(f"{pi}NCCL INFO " + (text[:125] + "..." if len(text) > 128 else text))
     for ch in range(8):
         if rk.dev < 7:
             out.append(f"{pi}NCCL INFO Channel {ch:02d}/0 : {r}[{rk.dev}] -> {r + 1}[{rk.dev + 1}] via P2P/CUMEM/read")
@@ -92,7 +93,7 @@ def init_lines(rk, rng):
         f"{pi}NCCL INFO threadThresholds 8/8/64 | 512/8/64 | 512 | 512",
         f"{pi}NCCL INFO 8 coll channels, 8 collnet channels, 0 nvls channels, 8 p2p channels, 2 p2p channels per peer",
         f"{pi}NCCL INFO ncclCommInitRank comm 0x{rk.comm:x} rank {r} nranks {NRANKS} cudaDev {rk.dev} nvmlDev {rk.dev} busId {0x18000 + rk.dev * 0x10000:x} commId 0x5b4e1c2d3f4a5b6c - Init COMPLETE",
-        f"{pi}NCCL INFO Init timings: rank {r} nranks {NRANKS} total {1.2 + rng.random():.2f} (kernels 0.21, bootstrap 0.35, allgathers 0.04, topo 0.30, graphs 0.02, connections 0.25, rest 0.01)",
+        f"{pi}NCCL INFO Init timings - ncclCommInitRank: rank {r} nranks {NRANKS} total {1.2 + rng.random():.2f} (kernels 0.21, alloc 0.05, bootstrap 0.35, allgathers 0.04, topo 0.30, graphs 0.02, connections 0.25, rest 0.01)",
     ]
     return out
 
@@ -141,7 +142,7 @@ def fault_lines(ranks, rng, t):
     peer = ranks[(bad.r + 8) % NRANKS]
     pp = bad.p(bad.tid_proxy)
     out.append("")  # NCCL prints a blank line before each WARN
-    out.append(f"{pp}transport/net_ib.cc:1695 NCCL WARN NET/IB : Got completion from peer {peer.ip}<45311> with status=12 opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:{bad.ip} remoteGids ::ffff:{peer.ip} hca mlx5_2")
+    out.append(f"{pp}transport/net_ib.cc:2263 NCCL WARN NET/IB: Got completion from peer {peer.ip}<45311> with status=12 opcode=0 len=0 vendor err 129 (Send) localGid ::ffff:{bad.ip} remoteGids ::ffff:{peer.ip} hca mlx5_2")
     out.append(f"{pp}NCCL INFO transport/net.cc:1299 -> 6")
     out.append(f"{pp}NCCL INFO proxy.cc:697 -> 6")
     out.append(f"{pp}NCCL INFO proxy.cc:881 -> 6 [Progress Thread]")
@@ -154,7 +155,7 @@ def fault_lines(ranks, rng, t):
         if rk.r == bad.r:
             continue
         out.append(f"[rank{rk.r}]:[E{glog_time(t + 600.5 + rk.r * 0.001)} ProcessGroupNCCL.cpp:1664] [PG ID 0 PG GUID 0(default_pg) Rank {rk.r}] Exception (either an error or timeout) detected by watchdog at work: {seq}, last enqueued NCCL work: {seq}, last completed NCCL work: {seq - 1}.")
-    out.append(f"[rank{bad.r}]:[E{glog_time(t + 601)} ProcessGroupNCCL.cpp:1568] [PG ID 0 PG GUID 0(default_pg) Rank {bad.r}] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.21.5")
+    out.append(f"[rank{bad.r}]:[E{glog_time(t + 601)} ProcessGroupNCCL.cpp:1568] [PG ID 0 PG GUID 0(default_pg) Rank {bad.r}] Process group watchdog thread terminated with exception: NCCL error: remote process exited or there was a network error, NCCL version 2.23.4")
     out.append("torch.distributed.elastic.multiprocessing.errors.ChildFailedError:")
     return out
 
@@ -186,7 +187,7 @@ def main():
         tail_bytes = sum(len(x) + 1 for x in tail)
         while written + tail_bytes < target:
             batch = []
-            for _ in range(4096):
+            for _ in range(1024):
                 rk = ranks[rng.randrange(NRANKS)]
                 if rng.random() < 0.02:
                     batch.append(chatter(rk, rng, t, step))
