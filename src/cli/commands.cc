@@ -1,16 +1,16 @@
 #include "cli/command.h"
 
-#include <array>
-
 namespace ncdx::cli {
 
 // One line per command; keep alphabetical.
 CLI::App* add_docs(CLI::App&, const GlobalOptions&, int&);
+CLI::App* add_triage(CLI::App&, const GlobalOptions&, int&);
 
 std::span<const CommandDef> commands() {
-  static const std::array<CommandDef, 1> list = {{
+  static const CommandDef list[] = {
       {"docs", "print the knowledge base (signatures, env vars, checks) as Markdown", add_docs},
-  }};
+      {"triage", "name the failure of a job from the logs of all ranks: class, culprit, cause, fix", add_triage},
+  };
   return list;
 }
 

@@ -62,4 +62,8 @@ class SignatureSet {
   std::unique_ptr<Impl> impl_;
 };
 
+// The signature's `cause` with each {field} replaced by the matched value ("?" when the field did
+// not match), e.g. "IB completion error status 12 (transport retry counter exceeded)".
+std::string render_cause(const Signature& sig, const std::map<std::string, std::string>& fields);
+
 }  // namespace ncdx::knowledge

@@ -1,0 +1,21 @@
+#pragma once
+// Extracts the structured facts correlation needs (versions, init, network, transports, COLL
+// progress, watchdog state) from one line's message. Hand-written scanning gated by cheap
+// substring tests: this runs on every line of multi-GB logs.
+#include <string_view>
+
+#include "analyze/log_line.h"
+#include "analyze/triage_model.h"
+
+namespace ncdx::analyze {
+
+// Updates `proc` (the facts of the process that printed the line) and `topo` from `msg`.
+// Returns true when the line carried a fact (used to skip further work on the line).
+bool collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo);
+
+// Parses "... Watchdog caught collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLREDUCE,
+// NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600081 milliseconds ..." and the PG status
+// line; exposed for tests.
+bool parse_watchdog(std::string_view msg, ProcessFacts& proc);
+
+}  // namespace ncdx::analyze
