@@ -8,7 +8,7 @@
 namespace ncdx::analyze {
 
 RawInput::RawInput(int fd, bool owns, std::string name, std::size_t buffer_size)
-    : fd_(fd), owns_(owns), name_(std::move(name)), buf_(buffer_size) {}
+    : fd_(fd), owns_(owns), name_(std::move(name)), buf_(new char[buffer_size]), cap_(buffer_size) {}
 
 RawInput::~RawInput() {
   if (owns_ && fd_ >= 0) ::close(fd_);
@@ -19,7 +19,7 @@ bool RawInput::fill() {
   if (eof_ || !status_.is_ok()) return false;
   pos_ = len_ = 0;
   for (;;) {
-    ssize_t n = ::read(fd_, buf_.data(), buf_.size());
+    ssize_t n = ::read(fd_, buf_.get(), cap_);
     if (n > 0) {
       len_ = static_cast<std::size_t>(n);
       return true;
@@ -35,8 +35,8 @@ bool RawInput::fill() {
 }
 
 void RawInput::peek(std::size_t n) {
-  while (len_ - pos_ < n && !eof_ && status_.is_ok() && len_ < buf_.size()) {
-    ssize_t r = ::read(fd_, buf_.data() + len_, buf_.size() - len_);
+  while (len_ - pos_ < n && !eof_ && status_.is_ok() && len_ < cap_) {
+    ssize_t r = ::read(fd_, buf_.get() + len_, cap_ - len_);
     if (r > 0) len_ += static_cast<std::size_t>(r);
     else if (r == 0) eof_ = true;
     else if (errno != EINTR) status_ = core::Status::bad_input(name_ + ": read error: " + std::strerror(errno));
@@ -46,7 +46,7 @@ void RawInput::peek(std::size_t n) {
 std::size_t RawInput::read_into(char* out, std::size_t cap) {
   if (pos_ < len_) {
     std::size_t n = std::min(cap, len_ - pos_);
-    std::memcpy(out, buf_.data() + pos_, n);
+    std::memcpy(out, buf_.get() + pos_, n);
     consume(n);
     return n;
   }

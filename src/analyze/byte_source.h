@@ -25,7 +25,7 @@ class RawInput {
   void peek(std::size_t n);
   // Reads straight into out (after handing back any buffered bytes): the plain path copies once.
   std::size_t read_into(char* out, std::size_t cap);
-  const char* data() const { return buf_.data() + pos_; }
+  const char* data() const { return buf_.get() + pos_; }
   std::size_t size() const { return len_ - pos_; }
   void consume(std::size_t n) { pos_ += n; consumed_ += n; }
   bool eof() const { return eof_ && pos_ == len_; }
@@ -37,7 +37,8 @@ class RawInput {
   int fd_;
   bool owns_;
   std::string name_;
-  std::vector<char> buf_;
+  std::unique_ptr<char[]> buf_;  // not zero-filled: triage may open 100k small files
+  std::size_t cap_;
   std::size_t pos_ = 0, len_ = 0;
   bool eof_ = false;
   std::uint64_t consumed_ = 0;

@@ -5,7 +5,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "analyze/byte_source.h"
@@ -18,12 +20,12 @@ constexpr std::size_t kReadBuffer = 1 << 20;
 
 class StreamLineReader final : public LineReader {
  public:
-  StreamLineReader(std::unique_ptr<ByteSource> src, std::size_t max_line)
-      : src_(std::move(src)), max_line_(max_line), buf_(kReadBuffer + max_line) {}
+  StreamLineReader(std::unique_ptr<ByteSource> src, std::size_t max_line, std::size_t read_size)
+      : src_(std::move(src)), max_line_(max_line), cap_(read_size + max_line), buf_(new char[cap_]) {}
 
   bool next(std::string_view& line) override {
     for (;;) {
-      char* b = buf_.data();
+      char* b = buf_.get();
       if (skipping_) {
         // The rest of a cut line: drop bytes up to its newline without keeping them.
         const void* nl = std::memchr(b + begin_, '\n', end_ - begin_);
@@ -64,7 +66,11 @@ class StreamLineReader final : public LineReader {
   long long line_number() const override { return line_no_; }
   bool last_truncated() const override { return truncated_; }
   std::uint64_t bytes_in() const override { return src_->bytes_in(); }
-  core::Status status() const override { return src_->status(); }
+  core::Status status() const override {
+    core::Status s = src_->status();
+    if (s.is_ok()) return s;
+    return core::Status(s.code(), s.message() + " (after line " + std::to_string(line_no_) + ")");
+  }
 
  private:
   void emit(std::string_view& line, std::size_t stop) {
@@ -72,19 +78,19 @@ class StreamLineReader final : public LineReader {
     if (len > 0 && buf_[stop - 1] == '\r') --len;
     truncated_ = len > max_line_;
     if (truncated_) len = max_line_;
-    line = std::string_view(buf_.data() + begin_, len);
+    line = std::string_view(buf_.get() + begin_, len);
     ++line_no_;
   }
   // Moves the partial line to the front and reads more; false at end of input.
   bool refill() {
     if (eof_) return false;
     if (begin_ > 0) {
-      std::memmove(buf_.data(), buf_.data() + begin_, end_ - begin_);
+      std::memmove(buf_.get(), buf_.get() + begin_, end_ - begin_);
       end_ -= begin_;
       scan_ -= begin_;
       begin_ = 0;
     }
-    std::size_t n = src_->read(buf_.data() + end_, buf_.size() - end_);
+    std::size_t n = src_->read(buf_.get() + end_, cap_ - end_);
     if (n == 0) eof_ = true;
     end_ += n;
     return n > 0;
@@ -92,7 +98,8 @@ class StreamLineReader final : public LineReader {
 
   std::unique_ptr<ByteSource> src_;
   std::size_t max_line_;
-  std::vector<char> buf_;
+  std::size_t cap_;
+  std::unique_ptr<char[]> buf_;  // not zero-filled
   std::size_t begin_ = 0, end_ = 0, scan_ = 0;
   bool eof_ = false, skipping_ = false, truncated_ = false;
   long long line_no_ = 0;
@@ -104,26 +111,33 @@ core::Result<std::unique_ptr<LineReader>> LineReader::open(const std::string& pa
   if (max_line == 0) max_line = 1;
   int fd = 0;
   bool owns = false;
+  std::size_t raw_size = kReadBuffer;
   if (path != "-") {
     fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) return core::Status::not_found(path + ": " + std::strerror(errno));
     owns = true;
     struct stat st {};
-    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-      ::close(fd);
-      return core::Status::not_found(path + ": is a directory");
+    if (::fstat(fd, &st) == 0) {
+      if (S_ISDIR(st.st_mode)) {
+        ::close(fd);
+        return core::Status::not_found(path + ": is a directory");
+      }
+      // Small files get small buffers (a folder of 100k short logs must not cost 100k MiB).
+      if (S_ISREG(st.st_mode) && st.st_size >= 0 && static_cast<std::size_t>(st.st_size) < kReadBuffer)
+        raw_size = std::max<std::size_t>(static_cast<std::size_t>(st.st_size) + 1, 64);
     }
   }
-  auto raw = std::make_unique<RawInput>(fd, owns, path == "-" ? "<stdin>" : path, kReadBuffer);
+  auto raw = std::make_unique<RawInput>(fd, owns, path == "-" ? "<stdin>" : path, raw_size);
   raw->peek(4);  // the magic bytes
   if (!raw->status().is_ok()) return raw->status();
   std::unique_ptr<ByteSource> src;
+  std::size_t read_size = raw_size;
   switch (detect_compression(raw->data(), raw->size())) {
-    case Compression::gzip: src = make_gzip_source(std::move(raw)); break;
-    case Compression::zstd: src = make_zstd_source(std::move(raw)); break;
+    case Compression::gzip: src = make_gzip_source(std::move(raw)); read_size = kReadBuffer; break;
+    case Compression::zstd: src = make_zstd_source(std::move(raw)); read_size = kReadBuffer; break;
     case Compression::none: src = make_plain_source(std::move(raw)); break;
   }
-  std::unique_ptr<LineReader> r = std::make_unique<StreamLineReader>(std::move(src), max_line);
+  std::unique_ptr<LineReader> r = std::make_unique<StreamLineReader>(std::move(src), max_line, read_size);
   return r;
 }
 

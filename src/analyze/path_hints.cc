@@ -1,6 +1,6 @@
 // hints_from_path(): what a log file's name and folders say about the process that wrote it.
 // Layouts: "rank3.log" / "rank_3" / "log_rank-03.txt"; NCCL_DEBUG_FILE=nccl.%h.%p(.log);
-// Ray "worker-<id>-<jobid>-<pid>.out|.err"; Slurm "slurm-%j.out" / "slurm-%j_%t.out"; torchrun
+// Ray "worker-<id>-<jobid>-<pid>.out|.err" and "python-core-worker-<id>_<pid>.log"; Slurm "slurm-%j.out" / "slurm-%j_%t.out"; torchrun
 // --log-dir ".../<run>/attempt_<n>/<local_rank>/{stdout,stderr}.log".
 #include <vector>
 
@@ -92,6 +92,9 @@ FileHints hints_from_path(std::string_view path) {
   } else if (stem.substr(0, 7) == "worker-" && (file.ends_with(".out") || file.ends_with(".err") || file.ends_with(".log"))) {
     auto parts = split(stem, "-");
     if (parts.size() >= 3 && all_digits(parts.back())) h.pid = to_int(parts.back());
+  } else if (stem.substr(0, 19) == "python-core-worker-" || stem.substr(0, 19) == "python-core-driver-") {
+    std::size_t us = stem.rfind('_');  // Ray "python-core-worker-<id>_<pid>.log"
+    if (us != std::string_view::npos && all_digits(stem.substr(us + 1))) h.pid = to_int(stem.substr(us + 1));
   } else if (stem.substr(0, 6) == "slurm-") {
     auto parts = split(stem.substr(6), "-_.");
     if (!parts.empty() && all_digits(parts[0], 18)) {

@@ -14,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "analyze/byte_source.h"
 #include "analyze/log_source.h"
 
 namespace ncdx::analyze {
@@ -28,6 +29,7 @@ struct Follower::File {
   std::string partial;    // bytes of the line not yet ended by '\n'
   bool skipping = false;  // the current line was cut: drop bytes until its newline
   bool start_at_end = false;
+  bool compressed = false;  // gzip/zstd: read once when found
 
   ~File() { close_fd(); }
   void close_fd() {
@@ -93,11 +95,39 @@ struct Follower::File {
   }
 };
 
+namespace {
+
+bool is_compressed(int fd) {
+  char magic[4];
+  ssize_t n = ::pread(fd, magic, sizeof magic, 0);
+  return n > 0 && detect_compression(magic, static_cast<std::size_t>(n)) != Compression::none;
+}
+
+}  // namespace
+
+std::size_t Follower::read_compressed_once(File& f, std::size_t max_line, const FollowCallback& cb,
+                                           std::vector<core::Status>& problems) {
+  auto r = LineReader::open(f.path, max_line);
+  if (!r.ok()) {
+    problems.push_back(r.status());
+    return 0;
+  }
+  std::string_view line;
+  while ((*r)->next(line)) cb(FollowedLine{f.path, (*r)->line_number(), line, (*r)->last_truncated()});
+  if (!(*r)->status().is_ok()) problems.push_back((*r)->status());
+  f.line_no = (*r)->line_number();
+  return static_cast<std::size_t>((*r)->bytes_in());
+}
+
 Follower::Follower(std::vector<std::string> paths, FollowOptions options)
     : args_(std::move(paths)), opt_(options) {
   if (opt_.max_line == 0) opt_.max_line = 1;
   discover();
-  for (auto& f : files_) f->start_at_end = !opt_.from_start;
+  // Only what exists now is "old"; a file that appears later is new from its first byte.
+  for (auto& f : files_) {
+    struct stat st {};
+    f->start_at_end = !opt_.from_start && ::stat(f->path.c_str(), &st) == 0;
+  }
 }
 
 Follower::~Follower() = default;
@@ -132,6 +162,11 @@ std::size_t Follower::poll(const FollowCallback& cb) {
     File& f = *fp;
     struct stat now {};
     bool exists = ::stat(f.path.c_str(), &now) == 0;
+    if (f.compressed && !(exists && (now.st_ino != f.ino || now.st_dev != f.dev))) continue;
+    if (f.compressed) {  // replaced by a new file of the same name
+      f.compressed = false;
+      f.close_fd();
+    }
     if (f.fd >= 0 && exists && (now.st_ino != f.ino || now.st_dev != f.dev)) {
       total += f.drain(buf, opt_.max_line, cb);  // rotated: finish the old file first
       f.close_fd();
@@ -148,6 +183,13 @@ std::size_t Follower::poll(const FollowCallback& cb) {
       f.dev = st.st_dev;
       f.ino = st.st_ino;
       f.restart();
+      if (is_compressed(f.fd)) {
+        // A rotated .gz/.zst does not grow: read it whole once, then leave it alone.
+        if (!f.start_at_end) total += read_compressed_once(f, opt_.max_line, cb, problems_);
+        f.compressed = true;
+        f.start_at_end = false;
+        continue;
+      }
       if (f.start_at_end) f.offset = st.st_size;
       f.start_at_end = false;
     }

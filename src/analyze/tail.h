@@ -32,8 +32,8 @@ struct FollowedLine {
 
 using FollowCallback = std::function<void(const FollowedLine&)>;
 
-// Plain text only: compressed files do not grow. Paths may be files (even ones that do not exist
-// yet) or directories (walked recursively on every poll for new files).
+// Paths may be files (even ones that do not exist yet) or directories (walked recursively on every
+// poll for new files). A gzip/zstd file (a rotated log) is read whole once when found, not followed.
 class Follower {
  public:
   Follower(std::vector<std::string> paths, FollowOptions options);
@@ -52,6 +52,8 @@ class Follower {
  private:
   struct File;
   void discover();
+  static std::size_t read_compressed_once(File& f, std::size_t max_line, const FollowCallback& cb,
+                                          std::vector<core::Status>& problems);
   std::vector<std::string> args_;
   FollowOptions opt_;
   std::vector<std::unique_ptr<File>> files_;

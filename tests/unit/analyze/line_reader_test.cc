@@ -4,7 +4,10 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include <unistd.h>
+
 #include <random>
+#include <thread>
 
 #include "analyze/log_source.h"
 #include "temp_dir.h"
@@ -198,6 +201,27 @@ TEST(LineReader, MissingFileAndDirectory) {
   auto dir = LineReader::open(d.path());
   ASSERT_FALSE(dir.ok());
   EXPECT_EQ(dir.status().code(), Exit::not_found);
+}
+
+// A pipe (what "-" is under `zcat x | ncdx triage -`): not seekable, and the writer hands over
+// the gzip magic one byte at a time, so detection must wait for enough bytes.
+TEST(LineReader, PipeWithMagicSplitAcrossWrites) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::string data = gzip("from a pipe\nsecond\n");
+  std::thread writer([&] {
+    for (char c : data) EXPECT_EQ(::write(fds[1], &c, 1), 1);
+    ::close(fds[1]);
+  });
+  auto r = LineReader::open("/proc/self/fd/" + std::to_string(fds[0]));
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  std::vector<std::string> lines;
+  std::string_view line;
+  while ((*r)->next(line)) lines.emplace_back(line);
+  writer.join();
+  ::close(fds[0]);
+  EXPECT_EQ(lines, (std::vector<std::string>{"from a pipe", "second"}));
+  EXPECT_TRUE((*r)->status().is_ok());
 }
 
 TEST(LineReader, BytesInCountsCompressedBytes) {

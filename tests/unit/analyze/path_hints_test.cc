@@ -28,6 +28,7 @@ TEST(PathHints, RayWorker) {
   EXPECT_EQ(h.pid, 835);
   EXPECT_EQ(hints_from_path("logs/worker-abc-12.out").pid, 12);
   EXPECT_FALSE(hints_from_path("logs/worker-abc.out").pid);
+  EXPECT_EQ(hints_from_path("session_1/logs/python-core-worker-8f2a9c_4242.log").pid, 4242);
 }
 
 TEST(PathHints, Slurm) {

@@ -182,4 +182,26 @@ TEST(Follower, FromEndSkipsExistingContent) {
   append(log, "new\n");
   f.poll(cb);
   EXPECT_EQ(seen.texts(), std::vector<std::string>{"new"});
+  // A file named before it exists is read from its first byte once it appears.
+  Follower later(std::vector<std::string>{d.file("later.log")}, o);
+  later.poll(cb);
+  d.write("later.log", "first\n");
+  later.poll(cb);
+  EXPECT_EQ(seen.texts(), (std::vector<std::string>{"new", "first"}));
+}
+
+TEST(Follower, CompressedFilesAreReadOnceNotFollowed) {
+  TempDir d;
+  // "a\nb\n" gzip-compressed (gzip -n), as a rotated log beside the live one.
+  const unsigned char gz[] = {0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x4b, 0xe4,
+                              0x4a, 0xe2, 0x02, 0x00, 0x97, 0x2a, 0x57, 0x18, 0x04, 0x00, 0x00, 0x00};
+  d.write("logs/old.log.1.gz", std::string(reinterpret_cast<const char*>(gz), sizeof gz));
+  d.write("logs/live.log", "live\n");
+  Follower f(std::vector<std::string>{d.file("logs")}, FollowOptions{});
+  Seen seen;
+  auto cb = [&](const FollowedLine& l) { seen.add(l); };
+  f.poll(cb);
+  f.poll(cb);  // nothing new: the archive is not delivered twice
+  EXPECT_EQ(seen.texts(), (std::vector<std::string>{"live", "a", "b"}));
+  EXPECT_TRUE(f.problems().empty());
 }
