@@ -46,9 +46,12 @@ void torch_rules(Ctx& c, std::string_view name, const std::string& value, const 
                         "; current PyTorch still reads it and logs 'Environment variable " + std::string(name) +
                         " is deprecated; use " + t.name + " instead'.";
       if (both) why += " " + t.name + " is also set and wins.";
-      if (!t.legacy_until && !torch) {
-        c.add(name, kPass, "torch.alias", "", t.name + "=" + value,
-              why + " Older releases read only this name, so it is the portable choice when the PyTorch version is unknown.",
+      if (!t.legacy_until) {
+        // The release that introduced the new name is not pinned by our sources, so the old name is
+        // the portable one: every release with this feature reads it.
+        c.add(name, kPass, "torch.alias", "", "",
+              why + " Older releases read only this name, and the release that added " + t.name +
+                  " is not pinned by the sources, so this is the portable spelling.",
               src);
       } else {
         c.add(name, kWarn, "torch.deprecated-alias", both ? "ignored (the new name is set)" : "deprecated name",
