@@ -78,7 +78,7 @@ core::Result<std::vector<EnvRec>> recommend_env(const RecommendInput& in) {
                        "nccl_facts.md §1.5; corpus nccl-769"});
     }
     if (total > 30 && older(in.nccl, "2.23.4"))
-      out.push_back({"NCCL_IB_TIMEOUT", "20", "the default NCCL uses from 2.23.4 (was 18): more slack before IB retries fail",
+      out.push_back({"NCCL_IB_TIMEOUT", "20", "NCCL's own default from 2.23.4 on (18 before): a longer IB queue-pair timeout before retries",
                      "nccl_facts.md §1.5"});
   }
   if (multi && f == "efa")
