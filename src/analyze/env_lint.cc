@@ -5,6 +5,7 @@
 #include "analyze/env_lint.h"
 
 #include <algorithm>
+#include <set>
 
 #include "analyze/env_lint_internal.h"
 #include "core/strings.h"
@@ -137,6 +138,11 @@ std::vector<EnvRow> lint_env(const EnvLintInput& input) {
     }
   }
   combo_rules(c);
+  // A PASS row says "nothing to report"; drop it where another rule reported on the same variable.
+  std::set<std::string> reported;
+  for (const auto& r : rows)
+    if (r.status != "PASS") reported.insert(r.parameter);
+  std::erase_if(rows, [&](const EnvRow& r) { return r.status == "PASS" && reported.count(r.parameter); });
   std::stable_sort(rows.begin(), rows.end(), [](const EnvRow& a, const EnvRow& b) {
     return a.parameter != b.parameter ? a.parameter < b.parameter : a.rule < b.rule;
   });

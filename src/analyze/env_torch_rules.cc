@@ -38,6 +38,11 @@ void torch_rules(Ctx& c, std::string_view name, const std::string& value, const 
   std::size_t start = c.rows.size();
   if (alias) {
     bool primary_era = torch && t.legacy_until && *torch < *t.legacy_until;
+    if (primary_era && name.substr(0, 5) == "NCCL_")
+      c.add(name, kPass, "torch.legacy-name", "", "",
+            tv + " reads this name (it became " + t.name + " in PyTorch " + t.legacy_until->str() +
+                "); PyTorch reads it, NCCL never does. " + t.meaning,
+            src);
     if (!primary_era) {
       bool both = c.get(t.name) != nullptr;
       bool is_nccl_name = name.substr(0, 5) == "NCCL_";
