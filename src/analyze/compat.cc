@@ -337,6 +337,11 @@ std::string worst_status(const CompatReport& r) {
   return w;
 }
 
+namespace {
+// Unknown / not applicable is null in JSON, never "" (DESIGN.md "JSON").
+nlohmann::json or_null(const std::string& v) { return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(v); }
+}  // namespace
+
 nlohmann::json to_json(const CompatReport& r) {
   nlohmann::json comps = nlohmann::json::object();
   for (const auto& c : r.components)
@@ -345,8 +350,8 @@ nlohmann::json to_json(const CompatReport& r) {
                      {"others", c.others}};
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& x : r.rows)
-    rows.push_back({{"check", x.check}, {"status", x.status}, {"found", x.found}, {"expected", x.expected},
-                    {"why", x.why}, {"fix", x.fix}, {"source", x.source}});
+    rows.push_back({{"check", x.check}, {"status", x.status}, {"found", x.found}, {"expected", or_null(x.expected)},
+                    {"why", or_null(x.why)}, {"fix", or_null(x.fix)}, {"source", or_null(x.source)}});
   return {{"components", comps}, {"gpu_models", r.gpu_models}, {"checks", rows}};
 }
 

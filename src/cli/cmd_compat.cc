@@ -79,7 +79,8 @@ int run(const CompatOpts& o, const GlobalOptions& g) {
         seen[c.name] = c.version ? nlohmann::json(*c.version) : nlohmann::json(nullptr);
     nlohmann::json j = {{"schema", "ncdx.compat/1"}};
     j["context"] = report::make_context(seen, !g.no_timestamps);
-    for (auto& [k, v] : analyze::to_json(report).items()) j[k] = v;
+    const nlohmann::json body = analyze::to_json(report);
+    for (auto& [k, v] : body.items()) j[k] = v;
     j["summary"] = {{"status", status}};
     j["site_dirs"] = in.detected.site_dirs;
     std::cout << core::dump_json(j);
