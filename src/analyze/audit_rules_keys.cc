@@ -50,7 +50,7 @@ void rule_keys(const AuditContext& ctx, std::vector<AuditRow>& rows) {
   // 1. Hydra override failures: the job would not start.
   for (const auto& is : ctx.cfg.applied.issues) {
     if (owned_elsewhere(is.key)) continue;  // verl.timeout, verl.ray.timeline, verl.backend report these
-    AuditRow r = make_row("verl.keys", is.key, is.input, is.certain ? "FAIL" : "WARN");
+    AuditRow r = make_row("verl.keys", is.key, value_after_eq(is.input), is.certain ? "FAIL" : "WARN");
     r.origin = is.origin;
     r.risk = "Hydra refuses to start";
     const auto* inv = ctx.schema.invented(is.key);

@@ -49,7 +49,7 @@ void rule_timeout(const AuditContext& ctx, std::vector<AuditRow>& rows) {
   // An override Hydra refused did not land in the tree.
   for (const auto& is : ctx.cfg.applied.issues)
     if (is.key == kKey) {
-      AuditRow r = make_row("verl.timeout", kKey, is.input, "FAIL");
+      AuditRow r = make_row("verl.timeout", kKey, is.input, "FAIL");  // the whole override: the prefix is the problem
       r.origin = is.origin;
       r.risk = "job does not start";
       r.recommended = is.kind == "append-existing" ? is.input.substr(1) : "+" + is.input;

@@ -59,6 +59,9 @@ class Interp {
       if (it != vars_.end()) return ShellVarValue{it->second.value, it->second.why_unknown};
       auto o = outer_.find(name);
       if (o != outer_.end()) return ShellVarValue{o->second, ""};
+      // Set by every login environment: kept as text (the audit does not need their values).
+      static const std::set<std::string> login = {"HOME", "USER", "LOGNAME", "PATH", "PWD", "SHELL", "HOSTNAME", "TMPDIR"};
+      if (login.count(name)) return ShellVarValue{"$" + name, ""};
       if (sourced_)
         return ShellVarValue{std::nullopt, "may be set by the file sourced at line " + std::to_string(sourced_line_)};
       return std::nullopt;

@@ -88,7 +88,10 @@ class Lexer {
   }
   void end_command() {
     end_word();
-    if (!words_.empty()) cmds_.push_back({std::move(words_), words_.front().line});
+    if (!words_.empty()) {
+      int line = words_.front().line;
+      cmds_.push_back({std::move(words_), line});
+    }
     words_.clear();
   }
   void skip_heredocs() {
