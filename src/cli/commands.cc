@@ -3,6 +3,7 @@
 namespace ncdx::cli {
 
 // One line per command; keep alphabetical.
+CLI::App* add_audit(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_compat(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_docs(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_env(CLI::App&, const GlobalOptions&, int&);
@@ -10,6 +11,7 @@ CLI::App* add_triage(CLI::App&, const GlobalOptions&, int&);
 
 std::span<const CommandDef> commands() {
   static const CommandDef list[] = {
+      {"audit", "audit a verl config/script + env (table: value, recommended, risk, status, why)", add_audit},
       {"compat", "check driver/CUDA/NCCL/PyTorch/verl/vLLM/SGLang versions against each other", add_compat},
       {"docs", "print the knowledge base (signatures, env vars, checks) as Markdown", add_docs},
       {"env", "lint NCCL/PyTorch env vars; emit debug and recommended env blocks", add_env},
