@@ -273,12 +273,14 @@ class Builder {
     std::map<std::string, std::size_t> by_bus;
     for (std::size_t g = 0; g < gpus.size(); ++g) by_bus[m.gpus[g].bus_id] = g;
     std::vector<int> to_switch(gpus.size(), 0);
+    bool any_element = false;
     std::vector<std::vector<int>> direct(gpus.size(), std::vector<int>(gpus.size(), 0));
     for (std::size_t g = 0; g < gpus.size(); ++g) {
       for (const auto& gpu_el : found_[gpus[g]].el->children) {
         if (gpu_el.name != "gpu") continue;
         for (const auto& l : gpu_el.children) {
           if (l.name != "nvlink") continue;
+          any_element = true;
           auto count = core::parse_int(core::trim(l.attr("count").value_or("")));
           if (!count || *count < 1 || *count > 64)
             return Status::bad_input(at(l) + "nvlink count must be 1..64");
@@ -301,6 +303,9 @@ class Builder {
         }
       }
     }
+    if (!any_element && gpus.size() > 1)
+      notes_.push_back("the file lists no <nvlink>: GPU-to-GPU codes are PCIe paths only (NCCL finds NVLinks "
+                       "through NVML at run time)");
     for (std::size_t a = 0; a < gpus.size(); ++a)
       for (std::size_t b = 0; b < gpus.size(); ++b) {
         if (a == b) continue;

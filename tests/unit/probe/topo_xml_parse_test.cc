@@ -91,7 +91,7 @@ TEST(NcclTopoXml, AzureFiles) {
   EXPECT_EQ(v2->nics.size(), 1u);
   EXPECT_EQ(v2->gpu_nic(0, 0).type, LinkType::node);
   EXPECT_EQ(v2->gpu_nic(4, 0).type, LinkType::sys);
-  EXPECT_EQ(v2->notes.size(), 1u);  // indices by bus id
+  EXPECT_EQ(v2->notes.size(), 2u);  // indices by bus id; no <nvlink>
 
   auto v4 = parse("azure_azhpc-images_ndv4-topo");
   ASSERT_TRUE(v4.ok()) << v4.status().message();
