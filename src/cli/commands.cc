@@ -7,6 +7,7 @@ CLI::App* add_audit(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_compat(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_docs(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_env(CLI::App&, const GlobalOptions&, int&);
+CLI::App* add_topo(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_triage(CLI::App&, const GlobalOptions&, int&);
 
 std::span<const CommandDef> commands() {
@@ -15,6 +16,7 @@ std::span<const CommandDef> commands() {
       {"compat", "check driver/CUDA/NCCL/PyTorch/verl/vLLM/SGLang versions against each other", add_compat},
       {"docs", "print the knowledge base (signatures, env vars, checks) as Markdown", add_docs},
       {"env", "lint NCCL/PyTorch env vars; emit debug and recommended env blocks", add_env},
+      {"topo", "show GPU/NIC/CPU topology; pick the best GPU subset and CPU/NIC binding", add_topo},
       {"triage", "name the failure of a job from the logs of all ranks: class, culprit, cause, fix", add_triage},
   };
   return list;
