@@ -73,7 +73,7 @@ CheckResult check_ecc_mode(const Inventory& inv) {
     if (!*g.ecc_current) s.warns.push_back(label(g) + " ECC off");
     if (g.ecc_pending && *g.ecc_pending != *g.ecc_current) s.warns.push_back(label(g) + " ECC change pending a reboot");
   });
-  return verdict(s, "ECC on", "ECC mode not supported (consumer GPU)", "Enable ECC (`nvidia-smi -e 1`) and reboot; data-center training should not run without ECC.", "");
+  return verdict(s, "ECC enabled", "ECC mode not supported (consumer GPU)", "Enable ECC (`nvidia-smi -e 1`) and reboot; data-center training should not run without ECC.", "");
 }
 
 CheckResult check_ecc_errors(const Inventory& inv) {
@@ -168,7 +168,7 @@ CheckResult check_persistence(const Inventory& inv) {
     ++s.seen;
     if (!*g.persistence) s.warns.push_back(label(g) + " persistence mode off");
   });
-  return verdict(s, "persistence mode on", "persistence mode not reported", "Enable persistence (`nvidia-smi -pm 1` or the nvidia-persistenced service) to avoid slow, racy GPU re-initialisation per job.", "");
+  return verdict(s, "persistence mode enabled", "persistence mode not reported", "Enable persistence (`nvidia-smi -pm 1` or the nvidia-persistenced service) to avoid slow, racy GPU re-initialisation per job.", "");
 }
 
 CheckResult check_compute_mode(const Inventory& inv) {

@@ -85,7 +85,7 @@ CheckResult check_ib_rate(const Inventory& inv) {
       if (!p.rate_gbps || !p.state || p.state->find("ACTIVE") == std::string::npos) continue;
       ++n;
       double b = best[p.link_layer.value_or("?")];
-      if (*p.rate_gbps < b) slow.push_back(port_name(d, p) + " " + p.rate.value_or("?") + " (others " + core::split(std::to_string(b), '.')[0].data() + " Gb/s)");
+      if (*p.rate_gbps < b) slow.push_back(port_name(d, p) + " " + p.rate.value_or("?") + " (others " + std::to_string(static_cast<long long>(b)) + " Gb/s)");
     }
   if (!slow.empty())
     return warn(std::to_string(slow.size()) + " port(s) below the fabric rate: " + join_limited(slow, 4),

@@ -90,7 +90,8 @@ OsInfo probe_os(const SysReader& r) {
     // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.124.06  Thu ..."
     auto pos = first.find("Kernel Module");
     if (pos != std::string::npos) {
-      for (auto tok : core::split(first.substr(pos + 13), ' '))
+      std::string rest = first.substr(pos + 13);  // split() returns views: keep the string alive
+      for (auto tok : core::split(rest, ' '))
         if (!tok.empty()) {
           os.driver_version = std::string(tok);
           break;
