@@ -9,6 +9,7 @@
 #include "analyze/fr_align.h"
 #include "analyze/fr_describe.h"
 #include "analyze/fr_mismatch.h"
+#include "analyze/fr_p2p.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -391,6 +392,8 @@ FrAnalysis analyze_fr(const FrDump& dump) {
       sum.ranks.push_back(std::move(p));
     }
     check_group(dump, g, sum, a.findings, check_mismatches(g, a.findings));
+    if (check_p2p(g, a.findings) && (sum.status == "ok" || sum.status == "no collectives recorded"))
+      sum.status = "send/recv pending";
     a.groups.push_back(std::move(sum));
   }
   // With no rank numbers at all (one renamed file) "missing dumps" would be noise.
