@@ -81,6 +81,10 @@ struct FrReadLimits {
   // A directory or prefix with one unreadable or refused dump: false fails the whole read with
   // that file's bad_input (exit 65); true skips it with a warning and keeps the other ranks.
   bool skip_bad_files = false;
+  // Stacks of completed entries are dropped (except the newest entry of each group), which keeps
+  // thousands of ranks × 2000 entries × ~30 frames in memory; the checks only quote the stacks of
+  // pending entries and of a culprit's newest entry. true keeps every stack.
+  bool keep_all_frames = false;
 };
 
 // File, directory or prefix → every rank's dump. not_found when nothing matches.
