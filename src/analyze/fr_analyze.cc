@@ -195,7 +195,7 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
     f.culprit.ranks = st.not_entered;
     f.culprit.component = "rank(s) that never called the collective";
     // Sure when every member left a dump; a missing dump could hide another culprit.
-    f.confidence = st.unknown.empty() ? 0.9 : 0.75;
+    f.confidence = st.unknown.empty() ? 0.85 : 0.75;
     push_entry_evidence(f, g, s, st.not_entered);
     push_entry_evidence(f, g, s, st.waiting);
     add_hang_fixes(f, dump, g, s, st.not_entered, buffer_short);

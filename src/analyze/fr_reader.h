@@ -76,7 +76,7 @@ struct FrDump {
 };
 
 struct FrReadLimits {
-  std::size_t max_file_bytes = 512u << 20;
+  std::size_t max_file_bytes = 256u << 20;
   std::size_t max_files = 100000;
   // A directory or prefix with one unreadable or refused dump: false fails the whole read with
   // that file's bad_input (exit 65); true skips it with a warning and keeps the other ranks.
