@@ -73,6 +73,7 @@ std::vector<PgView> align_groups(const FrDump& dump, std::vector<std::string>& n
   std::vector<PgView> out;
   for (auto& [name, g] : groups) {
     if (!g.members_from_config) g.members.assign(mentioned[name].begin(), mentioned[name].end());
+    else g.group_ranks = g.members;
     std::sort(g.members.begin(), g.members.end());
     g.members.erase(std::unique(g.members.begin(), g.members.end()), g.members.end());
     for (int r : g.members) {

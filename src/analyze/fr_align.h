@@ -27,7 +27,8 @@ struct RankView {
 struct PgView {
   std::string name;
   std::optional<std::string> desc;
-  std::vector<int> members;
+  std::vector<int> members;      // sorted global ranks
+  std::vector<int> group_ranks;  // pg_config order: group rank i is global rank group_ranks[i]
   bool members_from_config = false;
   std::vector<RankView> ranks;  // one per member, in member order
 };

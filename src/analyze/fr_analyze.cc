@@ -9,6 +9,7 @@
 #include "analyze/fr_align.h"
 #include "analyze/fr_describe.h"
 #include "analyze/fr_mismatch.h"
+#include "analyze/fr_p2p.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -194,7 +195,7 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
     f.culprit.ranks = st.not_entered;
     f.culprit.component = "rank(s) that never called the collective";
     // Sure when every member left a dump; a missing dump could hide another culprit.
-    f.confidence = st.unknown.empty() ? 0.9 : 0.75;
+    f.confidence = st.unknown.empty() ? 0.85 : 0.75;
     push_entry_evidence(f, g, s, st.not_entered);
     push_entry_evidence(f, g, s, st.waiting);
     add_hang_fixes(f, dump, g, s, st.not_entered, buffer_short);
@@ -391,6 +392,8 @@ FrAnalysis analyze_fr(const FrDump& dump) {
       sum.ranks.push_back(std::move(p));
     }
     check_group(dump, g, sum, a.findings, check_mismatches(g, a.findings));
+    if (check_p2p(g, a.findings) && (sum.status == "ok" || sum.status == "no collectives recorded"))
+      sum.status = "send/recv pending";
     a.groups.push_back(std::move(sum));
   }
   // With no rank numbers at all (one renamed file) "missing dumps" would be noise.

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -34,7 +35,7 @@ struct Node {
   std::int64_t i = 0;
   std::uint64_t u = 0;
   double d = 0;
-  std::string s;                     // str (UTF-8) or bytes
+  std::string_view s;                // str (UTF-8) or bytes: a view into the input or owned_
   std::vector<std::uint32_t> items;  // list/tuple/set items; dict: key, value, key, value …
   std::size_t offset = 0;            // where it was made, for messages
 };
@@ -156,11 +157,13 @@ class Unpickler {
     }
     return push_new(std::move(n));
   }
-  Status push_text(Kind k, std::string s) {
+  // Payloads of the binary opcodes are views into the input (no copy per string); decoded
+  // protocol 0 text is kept in owned_.
+  Status push_text(Kind k, std::string_view s) {
     if (k == Kind::str && !valid_utf8(s)) return fail(op_at_, "string is not valid UTF-8");
     Node n;
     n.kind = k;
-    n.s = std::move(s);
+    n.s = s;
     return push_new(std::move(n));
   }
   // Reads a length-prefixed payload of `width` length bytes.
@@ -227,6 +230,7 @@ class Unpickler {
   std::size_t pos_ = 0, op_at_ = 0;
   const char* op_name_ = "";
   std::vector<Node> nodes_;
+  std::deque<std::string> owned_;  // deque: growing it never moves the strings nodes point into
   std::vector<std::uint32_t> stack_;
   std::vector<std::size_t> marks_;
   std::unordered_map<std::uint64_t, std::uint32_t> memo_;
@@ -309,20 +313,20 @@ Status Unpickler::step(unsigned char op, std::optional<std::uint32_t>& result) {
       std::memcpy(&n.d, &x, 8);
       return push_new(std::move(n));
     }
-    case 'X': { Status st = read_sized(4, false, payload); if (!st) return st; return push_text(Kind::str, std::string(payload)); }
-    case 0x8c: { Status st = read_sized(1, false, payload); if (!st) return st; return push_text(Kind::str, std::string(payload)); }
-    case 0x8d: { Status st = read_sized(8, false, payload); if (!st) return st; return push_text(Kind::str, std::string(payload)); }
+    case 'X': { Status st = read_sized(4, false, payload); if (!st) return st; return push_text(Kind::str, payload); }
+    case 0x8c: { Status st = read_sized(1, false, payload); if (!st) return st; return push_text(Kind::str, payload); }
+    case 0x8d: { Status st = read_sized(8, false, payload); if (!st) return st; return push_text(Kind::str, payload); }
     // Python 2 str: decoded as text (pickle.loads' default encoding), bytes when not UTF-8.
     case 'T':
     case 'U': {
       Status st = read_sized(op == 'T' ? 4 : 1, op == 'T', payload);
       if (!st) return st;
-      return push_text(valid_utf8(payload) ? Kind::str : Kind::bytes, std::string(payload));
+      return push_text(valid_utf8(payload) ? Kind::str : Kind::bytes, payload);
     }
-    case 'B': { Status st = read_sized(4, false, payload); if (!st) return st; return push_text(Kind::bytes, std::string(payload)); }
-    case 'C': { Status st = read_sized(1, false, payload); if (!st) return st; return push_text(Kind::bytes, std::string(payload)); }
+    case 'B': { Status st = read_sized(4, false, payload); if (!st) return st; return push_text(Kind::bytes, payload); }
+    case 'C': { Status st = read_sized(1, false, payload); if (!st) return st; return push_text(Kind::bytes, payload); }
     case 0x8e:
-    case 0x96: { Status st = read_sized(8, false, payload); if (!st) return st; return push_text(Kind::bytes, std::string(payload)); }
+    case 0x96: { Status st = read_sized(8, false, payload); if (!st) return st; return push_text(Kind::bytes, payload); }
     case ']': return make_seq(Kind::list, {});
     case ')': return make_seq(Kind::tuple, {});
     case '}': return make_seq(Kind::dict, {});
@@ -428,12 +432,14 @@ Status Unpickler::step_text(unsigned char op) {
     case 'S': {
       std::string out;
       if (!decode_string_repr(line, out)) return fail(op_at_, "STRING argument is not a quoted, escaped string");
-      return push_text(valid_utf8(out) ? Kind::str : Kind::bytes, std::move(out));
+      owned_.push_back(std::move(out));
+      return push_text(valid_utf8(owned_.back()) ? Kind::str : Kind::bytes, owned_.back());
     }
     case 'V': {
       std::string out;
       if (!decode_raw_unicode_escape(line, out)) return fail(op_at_, "UNICODE argument has a bad \\u escape");
-      return push_text(Kind::str, std::move(out));
+      owned_.push_back(std::move(out));
+      return push_text(Kind::str, owned_.back());
     }
     case 'p':
     case 'g': {
@@ -450,7 +456,7 @@ Status Unpickler::step_text(unsigned char op) {
 Status Unpickler::key_text(std::uint32_t id, std::string& out) const {
   const Node& n = nodes_[id];
   switch (n.kind) {
-    case Kind::str: out = n.s; return Status::ok();
+    case Kind::str: out = std::string(n.s); return Status::ok();
     case Kind::sint: out = std::to_string(n.i); return Status::ok();
     case Kind::uint: out = std::to_string(n.u); return Status::ok();
     case Kind::boolean: out = n.b ? "true" : "false"; return Status::ok();
@@ -477,7 +483,7 @@ Status Unpickler::convert(std::uint32_t id, json& out, std::size_t depth) {
     case Kind::sint: out = n.i; return Status::ok();
     case Kind::uint: out = n.u; return Status::ok();
     case Kind::real: out = n.d; return Status::ok();
-    case Kind::str: out = n.s; return Status::ok();
+    case Kind::str: out = std::string(n.s); return Status::ok();
     case Kind::bytes: out = json{{"__bytes__", base64(n.s)}}; return Status::ok();
     default: break;
   }

@@ -22,8 +22,8 @@
 namespace ncdx::analyze {
 
 struct PickleLimits {
-  std::size_t max_bytes = 512u << 20;      // input size
-  std::size_t max_values = 8'000'000;      // values built while reading (each opcode makes <= 1)
+  std::size_t max_bytes = 256u << 20;      // input size (a 2000-entry rank dump is a few MB)
+  std::size_t max_values = 4'000'000;      // values built (<= 1 per opcode; ~80 bytes each)
   std::size_t max_output = 16'000'000;     // JSON values produced (memo references are copied)
   std::size_t max_depth = 64;              // container nesting
   std::size_t max_memo = 4'000'000;        // memo entries

@@ -96,6 +96,20 @@ core::Result<nlohmann::json> decode(std::string_view bytes, const std::string& f
                                   "0x80 or a JSON object), found " + hex_byte(static_cast<unsigned char>(bytes[0])));
 }
 
+void drop_completed_frames(FrRankDump& d) {
+  std::map<std::string, std::size_t> newest;  // group → index of its newest entry
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    const FrEntry& e = d.entries[i];
+    std::string g = e.pg_name.value_or("");
+    auto it = newest.find(g);
+    if (it == newest.end() || e.record_id.value_or(-1) >= d.entries[it->second].record_id.value_or(-1)) newest[g] = i;
+  }
+  std::vector<bool> keep(d.entries.size(), false);
+  for (const auto& [g, i] : newest) keep[i] = true;
+  for (std::size_t i = 0; i < d.entries.size(); ++i)
+    if (d.entries[i].completed() && !keep[i] && d.entries[i].frames) d.entries[i].frames = std::vector<FrFrame>{};
+}
+
 struct Candidate {
   std::string path, name;
   std::optional<int> rank;
@@ -202,6 +216,7 @@ core::Result<FrDump> read_fr_path(const std::string& path, const FrReadLimits& l
       out.warnings.push_back("skipped " + d.status().message());
       continue;
     }
+    if (!limits.keep_all_frames) drop_completed_frames(*d);
     out.ranks.push_back(std::move(*d));
   }
   if (out.ranks.empty()) return Status::bad_input(path + ": no readable Flight Recorder dump");

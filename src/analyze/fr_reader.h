@@ -76,11 +76,15 @@ struct FrDump {
 };
 
 struct FrReadLimits {
-  std::size_t max_file_bytes = 512u << 20;
+  std::size_t max_file_bytes = 256u << 20;
   std::size_t max_files = 100000;
   // A directory or prefix with one unreadable or refused dump: false fails the whole read with
   // that file's bad_input (exit 65); true skips it with a warning and keeps the other ranks.
   bool skip_bad_files = false;
+  // Stacks of completed entries are dropped (except the newest entry of each group), which keeps
+  // thousands of ranks × 2000 entries × ~30 frames in memory; the checks only quote the stacks of
+  // pending entries and of a culprit's newest entry. true keeps every stack.
+  bool keep_all_frames = false;
 };
 
 // File, directory or prefix → every rank's dump. not_found when nothing matches.

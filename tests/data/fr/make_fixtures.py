@@ -258,6 +258,30 @@ def clean():
     return {r: dump(v, cfg, {"0": status(8, 8, 8)}, collective_run(v, r, 1, 8)) for r in range(4)}
 
 
+def p2p_hang():
+    """Pipeline sends on default_pg after 5 clean collectives: rank 0's send 0->1 (p2p seq 4) waits
+    while rank 1 never posted the recv; ranks 2 and 3 have a matching send/recv pair both pending."""
+    v = "2.10"
+    cfg = pg_cfg(("0", "default_pg", [0, 1, 2, 3]))
+    dumps = {}
+    for r in range(4):
+        es = collective_run(v, r, 1, 5)
+        peer = {0: 1, 1: 0, 2: 3, 3: 2}[r]
+        sender = r in (0, 2)
+        last = 3 if r == 1 else 4
+        for k in range(1, last + 1):
+            name = f"send {r}->{peer}" if sender else f"recv {r}<-{peer}"
+            state = "completed" if k < 4 else "started"
+            e = entry(v, 0, ("0", "default_pg"), 5, name, [[4096]], "Float", state,
+                      T0 + (10 + k) * 10_000_000 + r, p2p_seq=k)
+            e["is_p2p"] = True
+            es.append(e)
+        for i, e in enumerate(es):
+            e["record_id"] = i
+        dumps[r] = dump(v, cfg, {"0": status(5, 5, 5)}, es)
+    return dumps
+
+
 def tutorial_example():
     """The tutorial's example dump (format 2.3) with its '...' elisions removed."""
     with open(os.path.join(HERE, "pytorch_tutorials_flight_recorder_dump_example.txt")) as f:
@@ -344,7 +368,7 @@ def malicious():
 
 def main():
     for sub in ("hang_rank2", "hang_rank2_json", "missing_dump", "size_mismatch", "dtype_mismatch",
-                "op_mismatch", "clean", "hostnames", "protocols", "malicious", "truncated", "single"):
+                "op_mismatch", "p2p_hang", "clean", "hostnames", "protocols", "malicious", "truncated", "single"):
         shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
     hang = hang_rank2()
     for r, d in hang.items():
@@ -359,6 +383,8 @@ def main():
         write(f"{HERE}/size_mismatch/nccl_trace_rank_{r}", pickle.dumps(size[r], protocol=2))
         write(f"{HERE}/dtype_mismatch/nccl_trace_rank_{r}", pickle.dumps(dtype[r], protocol=4))
         write(f"{HERE}/op_mismatch/nccl_trace_rank_{r}", pickle.dumps(opmm[r], protocol=3))
+    for r, d in p2p_hang().items():
+        write(f"{HERE}/p2p_hang/nccl_trace_rank_{r}", torch_pickle(d))
     cl = clean()
     hosts = ["container-node01_0", "container-node01_1", "container-node02_2", "container-node02_3"]
     for r in range(4):

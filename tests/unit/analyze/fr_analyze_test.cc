@@ -70,6 +70,16 @@ TEST(FrAnalyze, Mismatches) {
   }
 }
 
+TEST(FrAnalyze, PendingSendNamesThePeerThatNeverPostedTheRecv) {
+  FrAnalysis a = run("p2p_hang");
+  ASSERT_EQ(a.findings.size(), 1u);
+  const core::Finding& f = a.findings[0];
+  EXPECT_EQ(f.id, "fr.p2p-pending");
+  EXPECT_EQ(f.klass, "timeout-hang");
+  EXPECT_EQ(f.culprit.ranks, std::vector<int>{1});  // 2->3 is pending on both sides: no culprit there
+  EXPECT_EQ(a.groups[0].status, "send/recv pending");
+}
+
 TEST(FrAnalyze, CleanDumpsHaveNoFindings) {
   for (const char* dir : {"clean", "hostnames"}) {
     FrAnalysis a = run(dir);
