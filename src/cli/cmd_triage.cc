@@ -3,7 +3,9 @@
 #include <iostream>
 
 #include "analyze/log_source.h"
+#include "analyze/fr_analyze.h"
 #include "analyze/triage_correlate.h"
+#include "analyze/triage_fr.h"
 #include "analyze/triage_scan.h"
 #include "cli/command.h"
 #include "cli/triage_follow.h"
@@ -26,6 +28,7 @@ struct TriageOptions {
   std::string example;  // --example ID: a bundled real incident
   std::optional<long long> expect_timeout;
   std::size_t max_evidence = 6;
+  std::string fr;  // --fr PATH: Flight Recorder dumps
   bool follow = false;
   double idle = 0;
 };
@@ -58,7 +61,7 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
     std::fprintf(stderr, "ncdx triage: %s\n", sigs.status().message().c_str());
     return 70;
   }
-  if (o.inputs.empty() && o.example.empty()) {
+  if (o.inputs.empty() && o.example.empty() && o.fr.empty()) {
     std::fprintf(stderr, "ncdx triage: give log files, directories or globs (or - for stdin), or --example\n");
     return 64;
   }
@@ -82,9 +85,21 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
     core::log::warn("{}", p.message());
     scanner.note_problem(p);
   }
+  // Flight Recorder dumps among the inputs (nccl_trace_rank_*) are read as dumps, not as logs.
+  std::string fr_path = o.fr;
+  if (auto found = analyze::take_fr_inputs(expanded.files); fr_path.empty()) fr_path = found;
+  std::optional<analyze::FrAnalysis> fr;
+  if (!fr_path.empty()) {
+    auto dump = analyze::read_fr_path(fr_path);
+    if (!dump) {
+      std::fprintf(stderr, "ncdx triage: %s\n", dump.status().message().c_str());
+      return core::to_int(dump.status().code());
+    }
+    fr = analyze::analyze_fr(*dump);
+  }
   for (const auto& f : expanded.files) scanner.scan_file(f);
   const auto& scan = scanner.finish();
-  if (scan.input.lines == 0 && !scan.input.problems.empty()) {
+  if (scan.input.lines == 0 && !scan.input.problems.empty() && !fr) {
     for (const auto& p : scan.input.problems) std::fprintf(stderr, "ncdx triage: %s\n", p.message().c_str());
     return input_failure_code(scan.input);
   }
@@ -93,9 +108,10 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
                      [&](const core::Status& s) { return s.message() == p.message(); }) == expanded.problems.end())
       core::log::warn("{}", p.message());
 
-  auto result = analyze::correlate(scan, *sigs, copts);
+  auto result = analyze::correlate(scan, *sigs, copts, fr ? analyze::score_fr_findings(*fr) : std::vector<analyze::ScoredFinding>{});
   auto context = report::make_context(seen_versions(result), !g.no_timestamps);
   auto json = report::triage_json(result, context);
+  json["flight_recorder"] = fr ? analyze::to_json(*fr) : nlohmann::json(nullptr);
 
   if (!g.output.empty()) {
     std::vector<report::JUnitCase> cases;
@@ -119,8 +135,13 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
   }
   if (g.json)
     std::cout << core::dump_json(json);
-  else
+  else {
     std::cout << report::render_triage_text(result, core::color_enabled(stdout));
+    if (fr) std::cout << "\nFLIGHT RECORDER\n" << analyze::format_fr_summary(*fr, core::color_enabled(stdout));
+  }
+  // "Nothing found" is only an answer when everything was read: with unreadable or corrupt parts
+  // it is the input's exit code, so a CI gate does not pass on a half-read log.
+  if (result.verdict.klass == "none" && !result.input.problems.empty()) return input_failure_code(result.input);
   return exit_for(result);
 }
 
@@ -134,6 +155,7 @@ CLI::App* add_triage(CLI::App& root, const GlobalOptions& global, int& exit_code
       ->expected(0, 1);
   cmd->add_option("--expect-timeout", o.expect_timeout,
                   "the collective timeout (seconds) you set; a different observed Timeout(ms) is reported");
+  cmd->add_option("--fr", o.fr, "PyTorch Flight Recorder dumps: a file, a directory of nccl_trace_rank_* or a prefix");
   cmd->add_flag("--follow", o.follow, "tail the logs (and new files in directories), alert on each new finding");
   cmd->add_option("--idle", o.idle, "with --follow: stop after this many seconds without new lines (0 = until Ctrl-C)");
   cmd->add_option("--max-evidence", o.max_evidence, "evidence lines per finding")->capture_default_str();

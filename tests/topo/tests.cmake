@@ -10,7 +10,7 @@ function(ncdx_topo_golden name expect)
            COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> "-DARGS=${T_ARGS}"
                    -DGOLDEN=${topo_golden}/${name}.txt -DEXPECT_EXIT=${expect} -DJSON=${T_JSON} -DNOSTDERR=${T_NOSTDERR}
                    -DSCHEMA=${topo_schema} -DSTDIN_FILE=${T_STDIN} -DWORKDIR=${topo_data}
-                   -P ${CMAKE_CURRENT_LIST_DIR}/golden.cmake)
+                   -P ${CMAKE_SOURCE_DIR}/tests/golden.cmake)
   set_tests_properties(topo.golden.${name} PROPERTIES LABELS "golden;topo")
 endfunction()
 

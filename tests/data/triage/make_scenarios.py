@@ -165,3 +165,8 @@ if __name__ == "__main__":
     shutil.rmtree(OUT, ignore_errors=True)
     for fn in (ib_host_culprit, oom_killed_rank, missing_collective, version_skew, socket_fallback, shm_container):
         fn()
+# The files under compressed/ (gzip and zstd copies of two scenario logs) and bad/ (a gzip cut
+# after 300 bytes, 4 KiB of seeded random bytes) were made once by hand:
+#   gzip -c scenarios/oom-killed-rank/rank5.log > compressed/rank5.log.gz
+#   zstd -c scenarios/oom-killed-rank/rank2.log > compressed/rank2.log.zst
+#   gzip -c scenarios/ib-host-culprit/rank6.log | head -c 300 > bad/truncated.log.gz

@@ -1,4 +1,4 @@
-# Runs one `ncdx topo` golden case (cmake -P): compares stdout and the exit code with the golden
+# Runs one ncdx golden case (cmake -P): compares stdout and the exit code with the golden
 # file; UPDATE_GOLDEN=1 in the environment rewrites the golden instead. For --json output the
 # "context" block (host, version, env) is removed first and, when SCHEMA is given, the output is
 # validated against it with python3-jsonschema.

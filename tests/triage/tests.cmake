@@ -1,0 +1,34 @@
+# Golden tests of `ncdx triage` (text, JSON validated against docs/schema/triage.schema.json) and
+# its exit codes on good and bad input. Runner: tests/golden.cmake.
+set(triage_data ${CMAKE_CURRENT_LIST_DIR}/../data/triage)
+set(triage_golden ${CMAKE_CURRENT_LIST_DIR}/golden)
+set(triage_schema ${CMAKE_SOURCE_DIR}/docs/schema/triage.schema.json)
+
+# ncdx_triage_golden(<name> <expected exit> [JSON] [NOSTDERR] ARGS ...)
+function(ncdx_triage_golden name expect)
+  cmake_parse_arguments(T "JSON;NOSTDERR" "STDIN" "ARGS" ${ARGN})
+  add_test(NAME triage.golden.${name}
+           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> "-DARGS=${T_ARGS}"
+                   -DGOLDEN=${triage_golden}/${name}.txt -DEXPECT_EXIT=${expect} -DJSON=${T_JSON} -DNOSTDERR=${T_NOSTDERR}
+                   -DSCHEMA=${triage_schema} -DSTDIN_FILE=${T_STDIN} -DWORKDIR=${triage_data}
+                   -P ${CMAKE_SOURCE_DIR}/tests/golden.cmake)
+  set_tests_properties(triage.golden.${name} PROPERTIES LABELS "golden;triage")
+endfunction()
+
+foreach(s ib-host-culprit oom-killed-rank missing-collective version-skew shm-container)
+  ncdx_triage_golden(${s} 2 ARGS triage scenarios/${s})
+endforeach()
+ncdx_triage_golden(socket-fallback-ib 1 ARGS triage scenarios/socket-fallback-ib)  # a warning: exit 1
+ncdx_triage_golden(json-ib-host-culprit 2 JSON ARGS triage --json scenarios/ib-host-culprit)
+ncdx_triage_golden(json-missing-collective 2 JSON ARGS triage --json scenarios/missing-collective)
+ncdx_triage_golden(example-default 2 ARGS triage --example)
+ncdx_triage_golden(stdin 2 STDIN ${triage_data}/scenarios/shm-container/rank1.log ARGS triage -)
+ncdx_triage_golden(expect-timeout 2 ARGS triage --expect-timeout 1800 scenarios/missing-collective)
+ncdx_triage_golden(glob 2 ARGS triage scenarios/oom-killed-rank/rank5.log scenarios/oom-killed-rank/rank[0-2].log)
+ncdx_triage_golden(gz-and-zst 2 ARGS triage compressed)
+# Bad input: usage 64, nothing found 66, only corrupt archives 65, binary junk → no verdict (0).
+ncdx_triage_golden(no-input 64 ARGS triage)
+ncdx_triage_golden(missing-file 66 ARGS triage does-not-exist.log)
+ncdx_triage_golden(corrupt-gz 65 ARGS triage bad/truncated.log.gz)
+ncdx_triage_golden(binary-file 0 ARGS triage bad/binary.bin)
+ncdx_triage_golden(unknown-example 66 ARGS triage --example no-such-incident)
