@@ -111,7 +111,12 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
 
 void unknown(Ctx& c, const std::string& name) {
   static const std::vector<std::string> names = knowledge::known_env_names();
-  std::string guess = core::closest(name, names, 3);
+  // Edit distance is at least the length difference: only names within 3 characters can be within
+  // distance 3, and a hostile 10 kB name then costs nothing.
+  std::vector<std::string> near;
+  for (const auto& n : names)
+    if (n.size() + 3 >= name.size() && name.size() + 3 >= n.size()) near.push_back(n);
+  std::string guess = core::closest(name, near, 3);
   c.add(name, kWarn, "env.unknown", "no effect: no NCCL or PyTorch version reads this name",
         guess.empty() ? "unset" : guess,
         guess.empty() ? "Not in the NCCL variable table (every tag 2.3.5-2.30.7) nor PyTorch's ProcessGroupNCCL list."

@@ -52,3 +52,6 @@ ncdx_env_golden(env_debug_json_schema 0 "" SCHEMA env.schema.json
   ARGS env debug --nccl-version 2.21.5 --json --no-timestamps)
 ncdx_env_golden(compat_flags_json_schema 1 "" SCHEMA compat.schema.json
   ARGS compat --root ${_compat_data}/h100-torch26 --driver 535.104.05 --torch 2.6.0 --nccl 2.20.5 --json)
+ncdx_env_golden(env_golden_recommend_from_snapshot 0 ${_env_data}/golden/recommend_from_snapshot_ib.sh
+  ARGS env recommend --nodes 4 --fabric ib --from ../topo/snapshot-h100-12nic.json --nccl-version 2.27.5)
+ncdx_env_golden(env_recommend_from_bad_json_exit65 65 "" ARGS env recommend --nodes 2 --from bad_quote.env)
