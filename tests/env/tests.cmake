@@ -55,3 +55,7 @@ ncdx_env_golden(compat_flags_json_schema 1 "" SCHEMA compat.schema.json
 ncdx_env_golden(env_golden_recommend_from_snapshot 0 ${_env_data}/golden/recommend_from_snapshot_ib.sh
   ARGS env recommend --nodes 4 --fabric ib --from ../topo/snapshot-h100-12nic.json --nccl-version 2.27.5)
 ncdx_env_golden(env_recommend_from_bad_json_exit65 65 "" ARGS env recommend --nodes 2 --from bad_quote.env)
+# A whole machine: versions detected under --root, /etc/nccl.conf and ~/.nccl.conf merged with NCCL's
+# precedence, interfaces from /sys/class/net.
+ncdx_env_golden(env_golden_lint_root 2 ${_env_data}/golden/lint_root_h100.txt
+  ARGS env lint --root ../compat/h100-torch26 --env-file root_job.env --no-color)
