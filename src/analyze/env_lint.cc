@@ -109,9 +109,38 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
   }
 }
 
+// Levenshtein distance capped at K+1, computed only inside the diagonal band |i-j| <= K: the
+// "did you mean" search runs for every unknown name of an untrusted file, so it must stay
+// O(len * K) instead of O(len^2) per candidate.
+constexpr std::size_t kMaxSuggest = 3;
+std::size_t banded_distance(std::string_view a, std::string_view b) {
+  constexpr std::size_t K = kMaxSuggest, INF = K + 1;
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > K) return INF;
+  std::vector<std::size_t> prev(b.size() + 1, INF), cur(b.size() + 1, INF);
+  for (std::size_t j = 0; j <= std::min(b.size(), K); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t lo = i > K ? i - K : 0, hi = std::min(b.size(), i + K);
+    std::fill(cur.begin(), cur.end(), INF);
+    if (lo == 0) cur[0] = i;
+    std::size_t best = INF;
+    for (std::size_t j = std::max<std::size_t>(lo, 1); j <= hi; ++j) {
+      std::size_t v = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      cur[j] = std::min(v, INF);
+      best = std::min(best, cur[j]);
+    }
+    if (lo == 0) best = std::min(best, cur[0]);
+    if (best > K) return INF;  // every cell of the band is already too far
+    std::swap(prev, cur);
+  }
+  return std::min(prev[b.size()], INF);
+}
+
 void unknown(Ctx& c, const std::string& name) {
   static const std::vector<std::string> names = knowledge::known_env_names();
-  std::string guess = core::closest(name, names, 3);
+  std::string guess;
+  std::size_t best = kMaxSuggest + 1;
+  for (const auto& n : names)
+    if (auto d = banded_distance(name, n); d < best) { best = d; guess = n; }
   c.add(name, kWarn, "env.unknown", "no effect: no NCCL or PyTorch version reads this name",
         guess.empty() ? "unset" : guess,
         guess.empty() ? "Not in the NCCL variable table (every tag 2.3.5-2.30.7) nor PyTorch's ProcessGroupNCCL list."

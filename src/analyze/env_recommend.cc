@@ -31,13 +31,37 @@ std::string scale_tier(int total) {
   return "31+ GPUs";
 }
 
+namespace {
+bool is_intra(const std::string& f) { return f == "nvswitch" || f == "nvlink" || f == "pcie"; }
+}  // namespace
+
+std::optional<std::string> intra_fabric_of(const probe::TopoMatrix& m) {
+  const std::size_t n = m.gpus.size();
+  if (n == 0) return std::nullopt;
+  if (n == 1) return std::string("pcie");  // nothing to connect; PCIe to the host
+  std::size_t nv = 0, known = 0, pairs = 0;
+  for (std::size_t a = 0; a < n; ++a)
+    for (std::size_t b = a + 1; b < n; ++b) {
+      ++pairs;
+      const auto& l = m.gpu_gpu(a, b);
+      known += l.known();
+      nv += l.is_nvlink();
+    }
+  if (known == 0) return std::nullopt;
+  // Eight or more GPUs with NVLink between every pair need NVSwitch (HGX/DGX boards).
+  if (nv == pairs && n >= 8) return std::string("nvswitch");
+  if (nv > 0) return std::string("nvlink");
+  return known == pairs ? std::optional<std::string>("pcie") : std::nullopt;
+}
+
 ClusterShape shape_of(const RecommendInput& in) {
   ClusterShape s;
   s.nodes = in.nodes;
   s.gpus_per_node = in.gpus_per_node;
   const auto& f = in.fabric;
-  if (f == "nvswitch" || f == "nvlink" || f == "pcie") s.intra = f;
+  if (is_intra(f)) s.intra = f;
   else if (in.nodes > 1) s.inter = f;
+  if (in.intra) s.intra = in.intra;
   return s;
 }
 
@@ -55,12 +79,13 @@ core::Result<std::vector<EnvRec>> recommend_env(const RecommendInput& in) {
   flight_recorder(out, in.torch);
 
   const std::string& f = in.fabric;
-  if (f == "nvswitch") {
+  const std::string intra = in.intra ? *in.intra : is_intra(f) ? f : "";
+  if (intra == "nvswitch") {
     out.push_back({"", "", "leave NCCL_NVLS_ENABLE (auto since 2.18.1) and NCCL_CUMEM_ENABLE at their defaults: NVLS needs cuMem",
                    "nccl_facts.md §1.2, §1.5"});
-  } else if (f == "nvlink") {
+  } else if (intra == "nvlink") {
     out.push_back({"", "", "do not set NCCL_P2P_DISABLE: it turns NVLink off (P2P level LOC)", "nccl_facts.md §1.2"});
-  } else if (f == "pcie") {
+  } else if (intra == "pcie") {
     out.push_back({"", "", "only if the GPUs lack peer access (p2pBandwidthLatencyTest fails): NCCL_P2P_DISABLE=1",
                    "corpus skyrl-pr-108, pytorch-1637"});
   }

@@ -9,6 +9,7 @@
 
 #include "analyze/env_lint.h"
 #include "core/result.h"
+#include "probe/topo_matrix.h"
 
 namespace ncdx::analyze {
 
@@ -28,7 +29,14 @@ struct RecommendInput {
   int gpus_per_node = 8;
   std::string fabric;  // one of fabrics()
   std::optional<Version> nccl, torch;
+  // The intra-node fabric when known separately (from a doctor/topo snapshot), so that an
+  // inter-node --fabric (ib, roce, ...) and the node's NVLink/PCIe layout both count.
+  std::optional<std::string> intra = std::nullopt;
 };
+
+// Intra-node fabric of a node's topology: "nvswitch" (8+ GPUs, every pair NVLink), "nvlink" (some
+// NVLink), "pcie" (no NVLink); nullopt when the matrix is unknown.
+std::optional<std::string> intra_fabric_of(const probe::TopoMatrix& m);
 
 // "1-8 GPUs", "9-30 GPUs", "31+ GPUs" by total GPU count.
 std::string scale_tier(int total_gpus);

@@ -149,8 +149,9 @@ void check_debug(Ctx& c, const knowledge::NcclVar& v, const std::string& value) 
       }
       return;
     }
-  c.add(v.name, kWarn, "env.debug-unknown", "no NCCL log output", "NCCL_DEBUG=WARN",
-        "'" + value + "' is not one of VERSION, WARN, INFO, ABORT, TRACE; NCCL matches none and prints nothing.", src);
+  c.add(v.name, kWarn, "env.debug-unknown", "not a log level: expect no NCCL log output", "NCCL_DEBUG=WARN",
+        "'" + value + "' is not one of VERSION, WARN, INFO, ABORT, TRACE (matched case-insensitively), so NCCL does "
+        "not take it as a level.", src);
 }
 
 void check_subsys(Ctx& c, const knowledge::NcclVar& v, const std::string& value) {

@@ -19,6 +19,7 @@
 #include "core/strings.h"
 #include "core/term.h"
 #include "probe/package_versions.h"
+#include "probe/topo_json.h"
 #include "report/context.h"
 
 extern char** environ;
@@ -27,7 +28,7 @@ namespace ncdx::cli {
 namespace {
 
 struct EnvOpts {
-  std::string env_file, nccl, torch, fabric, format = "export", dir = "/tmp", interfaces;
+  std::string env_file, nccl, torch, fabric, format = "export", dir = "/tmp", interfaces, from;
   std::vector<std::string> engines, subsys;
   int nodes = 1, gpus = 8;
   bool debug_run = false;
@@ -201,22 +202,44 @@ int run_debug(const EnvOpts& o, const GlobalOptions& g) {
                      {"torch_version", *torch ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr)}});
 }
 
-int run_recommend(const EnvOpts& o, const GlobalOptions& g) {
+int run_recommend(const EnvOpts& o, const GlobalOptions& g, bool gpus_given) {
   auto nccl = version_flag("--nccl-version", o.nccl);
   if (!nccl) return fail(nccl.status());
   auto torch = version_flag("--torch-version", o.torch);
   if (!torch) return fail(torch.status());
   analyze::RecommendInput in{o.nodes, o.gpus, o.fabric, *nccl, *torch};
+  std::string from_note;
+  if (!o.from.empty()) {
+    // A doctor snapshot or `ncdx topo --json` output: its "topology" object gives the GPUs per node
+    // and the intra-node fabric.
+    auto text = read_file(o.from);
+    if (!text) return fail(text.status());
+    auto j = core::parse_json(*text, o.from);
+    if (!j) return fail(j.status());
+    const nlohmann::json& topo = j->contains("topology") ? (*j)["topology"] : *j;
+    auto m = probe::topo_from_json(topo, o.from);
+    if (!m) return fail(m.status());
+    if (!gpus_given && !m->gpus.empty()) in.gpus_per_node = static_cast<int>(m->gpus.size());
+    in.intra = analyze::intra_fabric_of(*m);
+    if (in.fabric.empty()) {
+      if (!in.intra) return fail(core::Status::bad_input(o.from + ": the GPU link matrix is unknown; pass --fabric"));
+      in.fabric = *in.intra;
+    }
+    from_note = "; from " + o.from + ": " + std::to_string(m->gpus.size()) + " GPUs, intra-node " +
+                in.intra.value_or("unknown");
+  }
+  if (in.fabric.empty()) return fail(core::Status::usage("--fabric is required (or --from a snapshot)"));
   auto recs = analyze::recommend_env(in);
   if (!recs) return fail(recs.status());
-  int total = o.nodes * o.gpus;
+  int total = in.nodes * in.gpus_per_node;
   std::string nv = *nccl ? "NCCL " + (*nccl)->str() : "NCCL version not given: only settings every version reads";
-  std::vector<std::string> header = {"ncdx env recommend: " + std::to_string(o.nodes) + " node(s) x " +
-                                     std::to_string(o.gpus) + " GPUs = " + std::to_string(total) + " (tier " +
-                                     analyze::scale_tier(total) + "), fabric " + o.fabric + "; " + nv};
+  std::vector<std::string> header = {"ncdx env recommend: " + std::to_string(in.nodes) + " node(s) x " +
+                                     std::to_string(in.gpus_per_node) + " GPUs = " + std::to_string(total) + " (tier " +
+                                     analyze::scale_tier(total) + "), fabric " + in.fabric + from_note + "; " + nv};
   return emit_block(*recs, o, g, "recommend", header,
-                    {{"tier", analyze::scale_tier(total)}, {"nodes", o.nodes}, {"gpus_per_node", o.gpus},
-                     {"fabric", o.fabric}, {"nccl_version", *nccl ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}});
+                    {{"tier", analyze::scale_tier(total)}, {"nodes", in.nodes}, {"gpus_per_node", in.gpus_per_node},
+                     {"fabric", in.fabric}, {"intra_fabric", in.intra ? nlohmann::json(*in.intra) : nlohmann::json(nullptr)},
+                     {"nccl_version", *nccl ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}});
 }
 
 }  // namespace
@@ -250,12 +273,13 @@ CLI::App* add_env(CLI::App& root, const GlobalOptions& global, int& exit_code) {
 
   auto* rec = cmd->add_subcommand("recommend", "recommended env for a scale tier and fabric");
   rec->add_option("--nodes", o.nodes, "number of nodes")->required();
-  rec->add_option("--gpus-per-node", o.gpus, "GPUs per node")->required();
-  rec->add_option("--fabric", o.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket")->required();
+  auto* gpus_opt = rec->add_option("--gpus-per-node", o.gpus, "GPUs per node (default 8, or the snapshot's count)");
+  rec->add_option("--fabric", o.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket (required unless --from gives the node's links)");
+  rec->add_option("--from", o.from, "doctor snapshot or `ncdx topo --json` output: GPUs per node and intra-node fabric");
   rec->add_option("--nccl-version", o.nccl, "target NCCL version");
   rec->add_option("--torch-version", o.torch, "target PyTorch version");
   rec->add_option("--format", o.format, "export | dotenv | ray");
-  rec->callback([&exit_code, &global] { exit_code = run_recommend(o, global); });
+  rec->callback([&exit_code, &global, gpus_opt] { exit_code = run_recommend(o, global, gpus_opt->count() > 0); });
 
   auto* docs = cmd->add_subcommand("docs", "print docs/ENV.md (generated from the env tables)");
   docs->callback([&exit_code] {

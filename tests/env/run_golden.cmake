@@ -1,4 +1,5 @@
 # Runs one ncdx command and compares its stdout with a golden file.
+#   [-DSCHEMA=schema.json -DVALIDATOR=validate_schema.py]
 #   -DCMD="ncdx|args..." (arguments separated by |) -DGOLDEN=file -DEXPECT_RC=n [-DSTRIP_CONTEXT=1] [-DSTDERR_MATCH=regex]
 # UPDATE_GOLDEN=1 in the environment rewrites the golden file instead.
 string(REPLACE "|" ";" CMD "${CMD}")
@@ -8,6 +9,17 @@ if(NOT rc STREQUAL "${EXPECT_RC}")
 endif()
 if(DEFINED STDERR_MATCH AND NOT err MATCHES "${STDERR_MATCH}")
   message(FATAL_ERROR "stderr does not match '${STDERR_MATCH}':\n${err}")
+endif()
+if(DEFINED SCHEMA)
+  # Validate the full document (context included) with the shared python3-jsonschema oracle.
+  string(RANDOM LENGTH 8 tag)
+  set(tmp "${CMAKE_CURRENT_BINARY_DIR}/schema_check_${tag}.json")
+  file(WRITE "${tmp}" "${out}")
+  execute_process(COMMAND python3 ${VALIDATOR} ${SCHEMA} ${tmp} RESULT_VARIABLE vrc OUTPUT_VARIABLE vout ERROR_VARIABLE verr)
+  file(REMOVE "${tmp}")
+  if(NOT vrc EQUAL 0)
+    message(FATAL_ERROR "schema validation against ${SCHEMA} failed: ${vout}${verr}")
+  endif()
 endif()
 if(STRIP_CONTEXT)
   # The context block holds the host name and the test process's env: not part of the contract.

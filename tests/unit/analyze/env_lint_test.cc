@@ -4,6 +4,8 @@
 
 #include "analyze/env_lint.h"
 #include "core/semver.h"
+#include "core/strings.h"
+#include "knowledge/env_vars.h"
 
 using namespace ncdx;
 using analyze::EnvLintInput;
@@ -291,4 +293,19 @@ TEST(EnvLint, TorchValues) {
   auto fr = lint1("TORCH_NCCL_TRACE_BUFFER_SIZE", "2000");
   ASSERT_EQ(fr.size(), 1u) << dump(fr);
   EXPECT_EQ(fr[0].status, "PASS");
+}
+
+TEST(EnvLint, SuggestionsMatchFullEditDistance) {
+  // The banded search must agree with core::closest on names near and far from the table.
+  for (const char* n : {"NCCL_SOCKET_IFNAM", "NCCL_IB_HCAS", "NCCL_DEBUGG", "NCCL_MAXRINGS", "NCCL_ALG",
+                        "TORCH_NCCL_BLOCKING_WAITT", "NCCL_COMPLETELY_DIFFERENT_THING", "NCCL_P2P_LEVL"}) {
+    auto rows = lint1(n, "1");
+    ASSERT_EQ(rows.size(), 1u) << n;
+    std::string expect = core::closest(n, knowledge::known_env_names(), 3);
+    EXPECT_EQ(rows[0].recommended, expect.empty() ? "unset" : expect) << n;
+  }
+  // A hostile 100 kB name costs nothing and gets no suggestion.
+  auto huge = lint1("NCCL_" + std::string(100000, 'X'), "1");
+  ASSERT_EQ(huge.size(), 1u);
+  EXPECT_EQ(huge[0].recommended, "unset");
 }

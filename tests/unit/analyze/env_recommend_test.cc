@@ -107,3 +107,26 @@ TEST(EnvRecommend, ExportAndDotenvRoundTrip) {
   }
   EXPECT_FALSE(cli::render_block(*recs, "toml", {}).ok());
 }
+
+TEST(EnvRecommend, IntraFabricFromTopology) {
+  probe::TopoMatrix m;
+  m.gpus.resize(2);
+  m.reset_links();
+  EXPECT_FALSE(analyze::intra_fabric_of(m));  // all unknown
+  m.at(0, 1) = m.at(1, 0) = probe::Link{probe::LinkType::nvlink, 4};
+  EXPECT_EQ(analyze::intra_fabric_of(m), "nvlink");
+  m.at(0, 1) = m.at(1, 0) = probe::Link{probe::LinkType::pix, 0};
+  EXPECT_EQ(analyze::intra_fabric_of(m), "pcie");
+  probe::TopoMatrix big;
+  big.gpus.resize(8);
+  big.reset_links();
+  for (std::size_t a = 0; a < 8; ++a)
+    for (std::size_t b = 0; b < 8; ++b)
+      if (a != b) big.at(a, b) = probe::Link{probe::LinkType::nvlink, 18};
+  EXPECT_EQ(analyze::intra_fabric_of(big), "nvswitch");
+  // An inter-node fabric plus the snapshot's intra fabric: both shape the lint.
+  analyze::RecommendInput in{4, 8, "ib", std::nullopt, std::nullopt, std::string("nvswitch")};
+  auto s = analyze::shape_of(in);
+  EXPECT_EQ(s.intra, "nvswitch");
+  EXPECT_EQ(s.inter, "ib");
+}
