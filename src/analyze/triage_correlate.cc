@@ -4,6 +4,7 @@
 #include <set>
 
 #include "analyze/triage_derived.h"
+#include "core/semver.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -66,6 +67,22 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   return sf;
 }
 
+// NCCL before 2.12 has no ncclRemoteError: a peer process that exits shows up on the others as
+// ncclSystemError, and PyTorch's hint says "It can be also caused by unexpected exit of a remote
+// peer" (nccl_facts.md §4.4). With that version named on the line, the failure is the peer
+// leaving the job (a desynchronised run), not the local socket layer.
+void refine_old_system_error(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig) {
+  if (sig.id != "nccl.result.system-error" || !h.earliest) return;
+  auto it = h.earliest->fields.find("nccl_version");
+  if (it == h.earliest->fields.end()) return;
+  auto v = core::Version::parse(it->second);
+  if (!v || *v >= core::V("2.12.0")) return;
+  sf.finding.klass = "timeout-hang";
+  sf.finding.summary += " NCCL " + it->second +
+                        " predates ncclRemoteError (2.12), so this is also how it reports a peer that exited: "
+                        "the other ranks had left the job (a rank-conditional step after the others finished).";
+}
+
 bool first_before(const TriageEvent& a, const TriageEvent& b) {
   if (a.time && b.time && a.time_is_epoch == b.time_is_epoch) return *a.time < *b.time;
   return a.order < b.order;
@@ -98,6 +115,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       earliest_idx = all.size();
     }
     all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
+    refine_old_system_error(all.back(), h, sig);
   }
   if (earliest_error) all[earliest_idx].score += 5;
 

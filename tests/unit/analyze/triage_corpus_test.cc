@@ -32,11 +32,28 @@ const std::vector<Case>& corpus() {
   return c;
 }
 
+// Cases whose log alone does not carry the confirmed cause, each with why. They stay visible: the
+// test fails if one of them starts passing (remove it from here then) and the confusion matrix
+// counts them as misses. Fix signatures or correlation, never this list, to make a case pass.
+const std::map<std::string, std::string> kKnownMisses = {
+    {"nccl-241", "only mpirun's 'exited with status 3' survives; the P2P exhaustion by Xorg is not in the log"},
+    {"mm-eureka-16", "a bare store-connect timeout; the version skew in the vLLM stack is not in the log"},
+    {"marin-7018", "same line as open-r1-multimodal-7 ('no socket interface found') but labelled config-invalid "
+                   "(a copied NCCL_SOCKET_IFNAME); the log does not show the variable"},
+    {"determined-8915", "watchdog timeouts plus a DDP parameter-count mismatch; the faulty GPU pair was found by bisection"},
+    {"nccl-340", "a custom NVLink query program's output that stops; nothing names a failure"},
+    {"pytorch-1637", "p2pBandwidthLatencyTest output that stops (the hang under IOMMU); nothing names a failure"},
+};
+
 class CorpusCase : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(CorpusCase, ClassMatchesLabel) {
   const auto& c = corpus()[GetParam()];
   auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+  if (auto it = kKnownMisses.find(c.id); it != kKnownMisses.end()) {
+    EXPECT_NE(r.verdict.klass, c.label) << c.id << " now passes: remove it from kKnownMisses";
+    GTEST_SKIP() << "known miss: " << it->second << " (verdict " << r.verdict.klass << ")";
+  }
   EXPECT_EQ(r.verdict.klass, c.label) << c.id << ": verdict " << r.verdict.id << " — " << r.verdict.title;
 }
 
@@ -64,7 +81,8 @@ TEST(Corpus, ConfusionMatrix) {
     std::printf("\n");
   }
   ASSERT_FALSE(corpus().empty());
-  EXPECT_GE(right * 10, static_cast<int>(corpus().size()) * 9) << "corpus accuracy below 90%";
+  // The bar: every case but the known misses (each explained above).
+  EXPECT_GE(right, static_cast<int>(corpus().size() - kKnownMisses.size())) << "corpus accuracy regressed";
 }
 
 }  // namespace
