@@ -57,6 +57,7 @@ json to_json(const TopoMatrix& m) {
   }
   j["matrix"] = rows;
   j["notes"] = m.notes;
+  j["nvlink_known"] = m.nvlink_known;
   return j;
 }
 
@@ -118,6 +119,7 @@ core::Result<TopoMatrix> topo_from_json(const json& j, std::string_view src) {
       m.at(a, b) = *l;
     }
   }
+  if (j.contains("nvlink_known") && j["nvlink_known"].is_boolean()) m.nvlink_known = j["nvlink_known"].get<bool>();
   if (j.contains("notes") && j["notes"].is_array())
     for (const auto& n : j["notes"])
       if (n.is_string()) m.notes.push_back(n.get<std::string>());

@@ -33,7 +33,7 @@ foreach(x aws-ofi-nccl_p4d-24xl-topo aws-ofi-nccl_p4de-24xl-topo aws-ofi-nccl_p5
           azure_azhpc-images_ncv4-topo)
   ncdx_topo_golden(xml-${x} 0 ARGS topo --xml xml/${x}.xml)
 endforeach()
-ncdx_topo_golden(json-xml-p5-pick 0 JSON ARGS topo --json --xml xml/aws-ofi-nccl_p5.48xl-topo.xml --pick 8)
+ncdx_topo_golden(json-xml-p5-pick 1 JSON ARGS topo --json --xml xml/aws-ofi-nccl_p5.48xl-topo.xml --pick 8)
 foreach(x aws-ofi-nccl_g5.48xl-topo aws-ofi-nccl_p5.48xl-topo_2023 azure_azhpc-images_ncv4-graph)
   ncdx_topo_golden(xml-${x} 65 ARGS topo --xml xml/${x}.xml)
 endforeach()
