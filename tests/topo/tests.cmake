@@ -42,3 +42,4 @@ ncdx_topo_golden(two-inputs 64 ARGS topo --smi smi/mlengineering-2gpu-nv2.txt --
 ncdx_topo_golden(no-driver 66 NOSTDERR ARGS topo)  # message differs on a GPU machine
 ncdx_topo_golden(from-json-bad 65 ARGS topo --from smi/mlengineering-2gpu-nv2.txt)
 ncdx_topo_golden(from-snapshot-pick 0 ARGS topo --from snapshot-h100-12nic.json --pick 2)
+ncdx_topo_golden(from-doctor-snapshot-pick 0 ARGS topo --from doctor-dgx-h100-snapshot.json --pick 4)
