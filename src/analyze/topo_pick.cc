@@ -147,6 +147,8 @@ core::Result<TopoPick> pick_gpus(const probe::TopoMatrix& m, int k_in) {
   }
   p.hca.assign(hca.begin(), hca.end());
   p.hca_applies = !p.hca.empty() && all_ib;
+  if (!m.nvlink_known && k > 1)
+    p.warnings.push_back("the topology source lists no NVLinks: GPUs were ranked by PCIe path only");
   if (best_score.worst_rank >= probe::rank(Link{LinkType::sys, 0}) && k > 1)
     p.warnings.push_back("the chosen GPUs still talk across the CPU interconnect (SYS); no better subset exists");
   if (best_score.numa_nodes > 1)

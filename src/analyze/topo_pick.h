@@ -11,6 +11,8 @@
 //   4. smallest sum over the GPUs of the path rank to their nearest NIC (GPUDirect RDMA needs
 //      PIX/PXB by default: NCCL_NET_GDR_LEVEL defaults to PXB, reference/nccl_facts.md §1.2);
 //   5. lowest GPU indices (deterministic).
+// When the source shows no NVLinks (nvlink_known false) keys 1-2 still rank PCIe paths, and
+// the pick says that NVLinks were not considered.
 // All C(n,K) subsets are compared when there are at most 2,000,000 of them; beyond that a greedy
 // search is used and the result says so.
 #include <optional>

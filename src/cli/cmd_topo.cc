@@ -3,12 +3,15 @@
 // Inputs: --smi FILE (`nvidia-smi topo -m` text, '-' = stdin), --xml FILE (NCCL topology XML),
 // --from FILE (a JSON with a "topology" object: doctor's snapshot or `ncdx topo --json`). ncdx
 // never runs nvidia-smi; the live machine is read through NVML (doctor's probe).
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
+#include "analyze/topo_checks.h"
 #include "analyze/topo_pick.h"
+#include "core/finding.h"
 #include "cli/command.h"
 #include "report/topo_report.h"
 #include "core/json.h"
@@ -90,6 +93,7 @@ int run(const TopoOptions& o, const GlobalOptions& g) {
     }
     pick = std::move(*p);
   }
+  auto findings = analyze::topo_findings(*m);
   std::string input = !o.smi.empty() ? o.smi : !o.xml.empty() ? o.xml : o.from;
   if (g.json) {
     nlohmann::json j;
@@ -98,13 +102,19 @@ int run(const TopoOptions& o, const GlobalOptions& g) {
     j["input"] = input;
     j["topology"] = probe::to_json(*m);
     j["pick"] = pick ? report::pick_json(*m, *pick) : nlohmann::json(nullptr);
+    j["findings"] = nlohmann::json::array();
+    for (const auto& f : findings) j["findings"].push_back(core::to_json(f));
     std::cout << core::dump_json(j);
   } else {
     bool color = core::color_enabled(stdout);
     std::cout << report::render_topology(*m, input, color);
+    std::cout << report::render_topo_findings(findings, color);
     if (pick) std::cout << "\n" << report::render_pick(*m, *pick);
   }
-  return pick && !pick->warnings.empty() ? 1 : 0;
+  // Exit: the findings' code (2 error, 1 warn), at least 1 when the pick carries warnings.
+  int code = core::exit_code_for(findings);
+  if (pick && !pick->warnings.empty()) code = std::max(code, 1);
+  return code;
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "probe/topo_json.h"
 
 #include "core/json.h"
+#include "core/strings.h"
 
 namespace ncdx::probe {
 
@@ -57,14 +58,80 @@ json to_json(const TopoMatrix& m) {
   }
   j["matrix"] = rows;
   j["notes"] = m.notes;
+  j["nvlink_known"] = m.nvlink_known;
   return j;
 }
+
+namespace {
+
+// Doctor's TopoView shape (see the header).
+core::Result<TopoMatrix> from_doctor_view(const json& j, std::string_view src) {
+  auto bad = [&](const std::string& what) {
+    return core::Status::bad_input(std::string(src) + ": topology." + what);
+  };
+  const auto& labels = j["labels"];
+  if (!labels.is_array() || labels.size() > 4096) return bad("labels: expected an array");
+  const std::size_t n = labels.size();
+  auto str_at = [&](const char* key, std::size_t i) -> std::string {
+    auto it = j.find(key);
+    if (it == j.end() || !it->is_array() || i >= it->size() || !(*it)[i].is_string()) return {};
+    return (*it)[i].get<std::string>();
+  };
+  TopoMatrix m;
+  m.source = "snapshot";
+  std::vector<std::size_t> order;  // label position -> device index (GPUs first)
+  std::vector<std::size_t> gpu_pos, nic_pos;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!labels[i].is_string()) return bad("labels[" + std::to_string(i) + "]: expected a string");
+    auto l = labels[i].get<std::string>();
+    if (l.rfind("GPU", 0) == 0) {
+      auto idx = core::parse_int(std::string_view(l).substr(3));
+      if (!idx || *idx < 0 || *idx > 4095) return bad("labels[" + std::to_string(i) + "]: '" + l + "' is not GPU<n>");
+      Gpu g;
+      g.index = static_cast<int>(*idx);
+      g.bus_id = str_at("devices", i);
+      g.cpu_affinity = str_at("cpu_affinity", i);
+      if (!g.cpu_affinity.empty() && !parse_cpulist(g.cpu_affinity)) return bad("cpu_affinity[" + std::to_string(i) + "]: not a CPU list");
+      if (auto v = core::parse_int(str_at("numa", i)); v && *v >= 0) g.numa_node = static_cast<int>(*v);
+      m.gpus.push_back(g);
+      gpu_pos.push_back(i);
+    } else {
+      Nic x;
+      x.label = l;
+      x.name = str_at("devices", i);
+      if (auto v = core::parse_int(str_at("numa", i)); v && *v >= 0) x.numa_node = static_cast<int>(*v);
+      m.nics.push_back(x);
+      nic_pos.push_back(i);
+    }
+  }
+  order = gpu_pos;
+  order.insert(order.end(), nic_pos.begin(), nic_pos.end());
+  m.reset_links();
+  const auto& cells = j["cells"];
+  if (!cells.is_array() || cells.size() != n) return bad("cells: expected " + std::to_string(n) + " rows");
+  for (std::size_t a = 0; a < n; ++a) {
+    const auto& row = cells[order[a]];
+    if (!row.is_array() || row.size() != n) return bad("cells[" + std::to_string(order[a]) + "]: expected " + std::to_string(n) + " cells");
+    for (std::size_t b = 0; b < n; ++b) {
+      const auto& c = row[order[b]];
+      if (!c.is_string() || c.get<std::string>().empty()) continue;  // "" = unknown
+      auto l = parse_link_code(c.get<std::string>());
+      if (!l || ((a == b) != (l->type == LinkType::self)))
+        return bad("cells[" + std::to_string(order[a]) + "][" + std::to_string(order[b]) + "]: not a valid link code here");
+      m.at(a, b) = *l;
+    }
+  }
+  return m;
+}
+
+}  // namespace
 
 core::Result<TopoMatrix> topo_from_json(const json& j, std::string_view src) {
   auto bad = [&](const std::string& what) {
     return core::Status::bad_input(std::string(src) + ": topology." + what);
   };
   if (!j.is_object()) return bad(" is not an object");
+  if (j.contains("cells") && j.contains("labels")) return from_doctor_view(j, src);
   TopoMatrix m;
   m.source = get_str(j, "source");
   if (!j.contains("gpus") || !j["gpus"].is_array()) return bad("gpus: expected an array");
@@ -118,6 +185,7 @@ core::Result<TopoMatrix> topo_from_json(const json& j, std::string_view src) {
       m.at(a, b) = *l;
     }
   }
+  if (j.contains("nvlink_known") && j["nvlink_known"].is_boolean()) m.nvlink_known = j["nvlink_known"].get<bool>();
   if (j.contains("notes") && j["notes"].is_array())
     for (const auto& n : j["notes"])
       if (n.is_string()) m.notes.push_back(n.get<std::string>());

@@ -78,6 +78,9 @@ struct TopoMatrix {
   std::vector<Link> links;
   std::string source;               // "nvidia-smi", "nccl-xml", "nvml", "snapshot"
   std::vector<std::string> notes;   // what was missing or inferred ("NIC columns cut (\"...\")")
+  // false when the source cannot show NVLinks (an NCCL XML without <nvlink>): GPU-GPU codes are
+  // then PCIe paths only, and checks about NVLink or P2P must not conclude anything.
+  bool nvlink_known = true;
 
   std::size_t devices() const { return gpus.size() + nics.size(); }
   // Resizes links to devices()^2, all unknown, with X on the diagonal.

@@ -303,6 +303,7 @@ class Builder {
         }
       }
     }
+    if (!any_element && gpus.size() > 1) m.nvlink_known = false;
     if (!any_element && gpus.size() > 1)
       notes_.push_back("the file lists no <nvlink>: GPU-to-GPU codes are PCIe paths only (NCCL finds NVLinks "
                        "through NVML at run time)");

@@ -1,6 +1,7 @@
 #include "report/topo_report.h"
 
 #include <algorithm>
+#include <cctype>
 #include <sstream>
 
 #include "core/json.h"
@@ -127,6 +128,23 @@ std::string render_pick(const probe::TopoMatrix& m, const analyze::TopoPick& p) 
   if (!p.warnings.empty()) {
     out << "\nWarnings:\n";
     for (const auto& w : p.warnings) out << "  - " << w << "\n";
+  }
+  return out.str();
+}
+
+std::string render_topo_findings(const std::vector<core::Finding>& findings, bool color) {
+  if (findings.empty()) return "";
+  std::ostringstream out;
+  out << "\nFindings:\n";
+  for (const auto& f : findings) {
+    auto c = f.severity >= core::Severity::error ? core::Color::red
+             : f.severity == core::Severity::warn ? core::Color::yellow
+                                                  : core::Color::none;
+    std::string sev = core::to_string(f.severity);
+    for (auto& ch : sev) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    out << "  " << core::paint(sev, c, color) << " " << f.id << ": " << f.title << "\n";
+    out << "       " << f.summary << "\n";
+    for (const auto& x : f.fixes) out << "       fix: " << x.action << "\n";
   }
   return out.str();
 }

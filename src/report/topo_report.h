@@ -6,12 +6,14 @@
 #include <string>
 
 #include "analyze/topo_pick.h"
+#include "core/finding.h"
 #include "probe/topo_matrix.h"
 
 namespace ncdx::report {
 
 std::string render_topology(const probe::TopoMatrix& m, const std::string& input, bool color);
 std::string render_pick(const probe::TopoMatrix& m, const analyze::TopoPick& p);
+std::string render_topo_findings(const std::vector<core::Finding>& findings, bool color);
 nlohmann::json pick_json(const probe::TopoMatrix& m, const analyze::TopoPick& p);
 
 }  // namespace ncdx::report

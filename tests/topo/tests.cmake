@@ -33,7 +33,7 @@ foreach(x aws-ofi-nccl_p4d-24xl-topo aws-ofi-nccl_p4de-24xl-topo aws-ofi-nccl_p5
           azure_azhpc-images_ncv4-topo)
   ncdx_topo_golden(xml-${x} 0 ARGS topo --xml xml/${x}.xml)
 endforeach()
-ncdx_topo_golden(json-xml-p5-pick 0 JSON ARGS topo --json --xml xml/aws-ofi-nccl_p5.48xl-topo.xml --pick 8)
+ncdx_topo_golden(json-xml-p5-pick 1 JSON ARGS topo --json --xml xml/aws-ofi-nccl_p5.48xl-topo.xml --pick 8)
 foreach(x aws-ofi-nccl_g5.48xl-topo aws-ofi-nccl_p5.48xl-topo_2023 azure_azhpc-images_ncv4-graph)
   ncdx_topo_golden(xml-${x} 65 ARGS topo --xml xml/${x}.xml)
 endforeach()
@@ -42,3 +42,4 @@ ncdx_topo_golden(two-inputs 64 ARGS topo --smi smi/mlengineering-2gpu-nv2.txt --
 ncdx_topo_golden(no-driver 66 NOSTDERR ARGS topo)  # message differs on a GPU machine
 ncdx_topo_golden(from-json-bad 65 ARGS topo --from smi/mlengineering-2gpu-nv2.txt)
 ncdx_topo_golden(from-snapshot-pick 0 ARGS topo --from snapshot-h100-12nic.json --pick 2)
+ncdx_topo_golden(from-doctor-snapshot-pick 0 ARGS topo --from doctor-dgx-h100-snapshot.json --pick 4)

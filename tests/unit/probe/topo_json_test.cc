@@ -40,3 +40,26 @@ TEST(TopoJson, BadShapesAreBadInput) {
   ASSERT_TRUE(ok.ok());
   EXPECT_FALSE(ok->gpu_gpu(0, 1).known());
 }
+
+TEST(TopoJson, ReadsDoctorSnapshotShape) {
+  // The "topology" object of `ncdx doctor --json` (analyze/doctor_run.h TopoView).
+  auto j = nlohmann::json::parse(R"({
+    "labels": ["GPU0", "GPU1", "NIC0"],
+    "devices": ["00000000:4F:00.0", "00000000:60:00.0", "mlx5_0"],
+    "cells": [["X", "NV18", "PIX"], ["NV18", "X", ""], ["PIX", "NODE", "X"]],
+    "cpu_affinity": ["0-47", "0-47", ""],
+    "numa": ["0", "", ""]})");
+  auto m = topo_from_json(j, "snap.json");
+  ASSERT_TRUE(m.ok()) << m.status().message();
+  ASSERT_EQ(m->gpus.size(), 2u);
+  ASSERT_EQ(m->nics.size(), 1u);
+  EXPECT_EQ(m->nics[0].name, "mlx5_0");
+  EXPECT_EQ(m->nvlink_count(0, 1), 18);
+  EXPECT_FALSE(m->gpu_nic(1, 0).known());
+  EXPECT_EQ(m->at(2, 1).type, LinkType::node);
+  EXPECT_EQ(m->gpus[0].numa_node, 0);
+  EXPECT_FALSE(m->gpus[1].numa_node);
+  EXPECT_EQ(m->gpus[0].cpu_affinity, "0-47");
+  j["cells"][0][0] = "NV2";
+  EXPECT_FALSE(topo_from_json(j, "snap.json").ok());
+}
