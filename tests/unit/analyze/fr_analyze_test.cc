@@ -45,6 +45,23 @@ TEST(FrAnalyze, RankThatNeverJoinedIsTheCulprit) {
   EXPECT_TRUE(asks_stacks);
 }
 
+// The real fr_trace report of PR #140969 said: seq 31117, record id 31116, nccl:all_reduce,
+// missing ranks {3, 4, 5, 6, 7}, input sizes [[1571911]], state scheduled, from sync_buffers.
+TEST(FrAnalyze, ReproducesTheRealPr140969Report) {
+  FrAnalysis a = run("pr140969");
+  const core::Finding* f = find(a, "fr.missing-ranks");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->culprit.ranks, (std::vector<int>{3, 4, 5, 6, 7}));
+  EXPECT_NE(f->title.find("nccl:all_reduce seq 31117 on default_pg (pg 0)"), std::string::npos) << f->title;
+  bool quoted = false;
+  for (const auto& e : f->evidence)
+    quoted |= e.rank == 0 && e.text.find("record_id 31116") != std::string::npos &&
+              e.text.find("[[1571911]]") != std::string::npos && e.text.find("state scheduled") != std::string::npos &&
+              e.text.find("sync_buffers") != std::string::npos;
+  EXPECT_TRUE(quoted);
+  EXPECT_EQ(a.groups[0].first_unfinished_seq, 31117);
+}
+
 TEST(FrAnalyze, RankWithoutDumpIsTheLikelyCulprit) {
   FrAnalysis a = run("missing_dump");
   const core::Finding* f = find(a, "fr.missing-dumps");
