@@ -60,7 +60,7 @@ std::string culprit_activity(const FrDump& dump, int rank, const FrEntry** newes
   for (const auto& x : dump.ranks)
     if (x.rank == rank) d = &x;
   *newest_out = nullptr;
-  if (!d || d->entries.empty()) return "its dump has no entries";
+  if (!d || d->entries.empty()) return "the dump has no entries";
   const FrEntry* newest = &d->entries.front();
   for (const auto& e : d->entries)
     if (e.record_id.value_or(-1) >= newest->record_id.value_or(-1)) newest = &e;
@@ -70,10 +70,10 @@ std::string culprit_activity(const FrDump& dump, int rank, const FrEntry** newes
                      (newest->collective_seq_id ? " seq " + std::to_string(*newest->collective_seq_id) : "") +
                      " on " + where;
   if (!newest->completed())
-    return "its newest entry is " + what + ", still " + newest->state.value_or("not completed") +
-           ": it is blocked there (look at that group next)";
-  return "its newest entry, " + what + ", completed: it is busy or stuck outside NCCL (Python code, "
-         "data loading, a dead or hung process) or waiting on a group with no entries";
+    return "newest entry is " + what + ", still " + newest->state.value_or("not completed") +
+           ": blocked there (look at that group next)";
+  return "newest entry, " + what + ", completed: busy or stuck outside NCCL (Python code, data "
+         "loading, a dead or hung process) or waiting on a group with no entries";
 }
 
 bool any_frames(const FrDump& d) {
@@ -121,9 +121,12 @@ std::string user_stack(const FrEntry& e) {
   return out;
 }
 
-void push_entry_evidence(Finding& f, const PgView& g, long long s, const std::vector<int>& ranks) {
+void push_entry_evidence(Finding& f, const PgView& g, long long s, const std::vector<int>& ranks,
+                         std::size_t cap = kMaxEvidence) {
+  std::size_t added = 0;
   for (int r : ranks) {
-    if (f.evidence.size() >= kMaxEvidence) return;
+    if (f.evidence.size() >= kMaxEvidence || added >= cap) return;
+    ++added;
     const RankView* v = view_of(g, r);
     if (!v || !v->dump) continue;
     Evidence e;
@@ -186,17 +189,19 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
     f.summary = "Ranks " + format_rank_list(st.waiting) + " entered " + op_text + " (sequence " +
                 std::to_string(s) + ") and wait in it; rank(s) " + format_rank_list(st.not_entered) +
                 " never enqueued it, so it can never finish (fr_trace: \"Not all ranks joining collective\").";
+    std::map<std::string, std::vector<int>> activity;  // ranks doing the same thing are told once
     for (int r : st.not_entered) {
       const FrEntry* newest = nullptr;
-      std::string act = culprit_activity(dump, r, &newest);
-      f.summary += " Rank " + std::to_string(r) + ": " + act + ".";
+      activity[culprit_activity(dump, r, &newest)].push_back(r);
     }
+    for (const auto& [act, ranks] : activity)
+      f.summary += " Rank(s) " + format_rank_list(ranks) + ": " + act + ".";
     if (!st.unknown.empty()) f.summary += " No dump for rank(s) " + format_rank_list(st.unknown) + ".";
     f.culprit.ranks = st.not_entered;
     f.culprit.component = "rank(s) that never called the collective";
     // Sure when every member left a dump; a missing dump could hide another culprit.
     f.confidence = st.unknown.empty() ? 0.85 : 0.75;
-    push_entry_evidence(f, g, s, st.not_entered);
+    push_entry_evidence(f, g, s, st.not_entered, kMaxEvidence / 2);
     push_entry_evidence(f, g, s, st.waiting);
     add_hang_fixes(f, dump, g, s, st.not_entered, buffer_short);
     sum.status = "rank(s) " + format_rank_list(st.not_entered) + " never joined " + op_text + " seq " +

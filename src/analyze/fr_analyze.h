@@ -6,12 +6,19 @@
 //
 //   auto dump = analyze::read_fr_path(dir);            // fr_reader.h: file, directory or prefix
 //   if (!dump) return dump.status();                   // bad_input → exit 65, not_found → 66
+//     (FrReadLimits::skip_bad_files = true reads past one truncated/refused rank with a warning)
 //   analyze::FrAnalysis a = analyze::analyze_fr(*dump);
-//   a.findings   → std::vector<core::Finding>, classes "timeout-hang" (ranks that never joined a
-//                  collective the others wait in; a collective every rank entered and none
-//                  finished), "data-mismatch" (op type, tensor size or dtype differing between
-//                  ranks at one sequence number) and "version-mismatch" (dump format or NCCL
-//                  version differing between ranks). Culprit ranks are global ranks.
+//   a.findings   → std::vector<core::Finding>, sorted by severity. Ids and classes:
+//                  timeout-hang: fr.missing-ranks (ranks that never joined the collective the
+//                  others wait in; culprits = those ranks), fr.missing-dumps (all dumped ranks
+//                  wait; culprits = ranks without a dump), fr.stuck-collective (every rank entered,
+//                  none finished; no culprit rank), fr.state-mismatch, fr.p2p-pending (culprit =
+//                  the peer that never posted its send/recv), fr.single-rank-waiting (one dump);
+//                  data-mismatch: fr.op-mismatch, fr.size-mismatch, fr.dtype-mismatch (culprits =
+//                  the minority ranks); version-mismatch: fr.comm-lib-version-mismatch,
+//                  fr.dump-version-mismatch. Culprit ranks are global ranks. Evidence names the
+//                  dump file, the rank and the entry (record_id, seq, op, state, sizes, dtypes,
+//                  the user's call site when stacks were dumped); line is null (no lines in a pickle).
 //   a.groups     → one FrPgSummary per process group: members, last enqueued/completed sequence
 //                  id per rank, the first collective not completed by everyone.
 //   analyze::format_fr_summary(a, color) → a printable per-group table; analyze::to_json(a).

@@ -282,6 +282,33 @@ def p2p_hang():
     return dumps
 
 
+def pr140969():
+    """The state behind the real fr_trace report of pytorch/pytorch PR #140969
+    (pytorch_pr140969_fr_trace_output.txt): 8 ranks, default_pg; ranks 0-2 enqueued all_reduce
+    seq 31117 (record id 31116, input [[1571911]], state scheduled) from sync_buffers; ranks 3-7
+    never did. Only the last 16 entries of each ring buffer are kept."""
+    v = "2.4"
+    cfg = pg_cfg(("0", "default_pg", list(range(8))))
+    stack = [{"name": "all_reduce", "line": 2707,
+              "filename": "/packages/fblearner.flow.canary/workflow#link-tree/torch/distributed/distributed_c10d.py"},
+             {"name": "wrapper", "line": 81,
+              "filename": "/packages/fblearner.flow.canary/workflow#link-tree/torch/distributed/c10d_logger.py"},
+             {"name": "sync_buffers", "line": 650,
+              "filename": "/packages/fblearner.flow.canary/workflow#link-tree/xri_mapsr/neural_fields/models/gaussian_splatting.py"}]
+    dumps = {}
+    for r in range(8):
+        last = 31117 if r < 3 else 31116
+        es = []
+        for seq in range(last - 15, last + 1):
+            state = "scheduled" if seq == 31117 else "completed"
+            e = entry(v, seq - 1, ("0", "default_pg"), seq, "all_reduce", [[1571911]], "Float", state,
+                      T0 + seq * 1_000_000 + r, frames=False, timing=False)
+            e["frames"] = stack
+            es.append({"frames": e.pop("frames"), **e})
+        dumps[r] = dump(v, cfg, {"0": status(last, -1, 31116)}, es)
+    return dumps
+
+
 def tutorial_example():
     """The tutorial's example dump (format 2.3) with its '...' elisions removed."""
     with open(os.path.join(HERE, "pytorch_tutorials_flight_recorder_dump_example.txt")) as f:
@@ -368,7 +395,7 @@ def malicious():
 
 def main():
     for sub in ("hang_rank2", "hang_rank2_json", "missing_dump", "size_mismatch", "dtype_mismatch",
-                "op_mismatch", "p2p_hang", "clean", "hostnames", "protocols", "malicious", "truncated", "single"):
+                "op_mismatch", "p2p_hang", "pr140969", "clean", "hostnames", "protocols", "malicious", "truncated", "single"):
         shutil.rmtree(os.path.join(HERE, sub), ignore_errors=True)
     hang = hang_rank2()
     for r, d in hang.items():
@@ -385,6 +412,8 @@ def main():
         write(f"{HERE}/op_mismatch/nccl_trace_rank_{r}", pickle.dumps(opmm[r], protocol=3))
     for r, d in p2p_hang().items():
         write(f"{HERE}/p2p_hang/nccl_trace_rank_{r}", torch_pickle(d))
+    for r, d in pr140969().items():
+        write(f"{HERE}/pr140969/nccl_trace_rank_{r}", torch_pickle(d))
     cl = clean()
     hosts = ["container-node01_0", "container-node01_1", "container-node02_2", "container-node02_3"]
     for r in range(4):

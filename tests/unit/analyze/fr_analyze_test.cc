@@ -45,6 +45,56 @@ TEST(FrAnalyze, RankThatNeverJoinedIsTheCulprit) {
   EXPECT_TRUE(asks_stacks);
 }
 
+// The real fr_trace report of PR #140969 said: seq 31117, record id 31116, nccl:all_reduce,
+// missing ranks {3, 4, 5, 6, 7}, input sizes [[1571911]], state scheduled, from sync_buffers.
+TEST(FrAnalyze, ReproducesTheRealPr140969Report) {
+  FrAnalysis a = run("pr140969");
+  const core::Finding* f = find(a, "fr.missing-ranks");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->culprit.ranks, (std::vector<int>{3, 4, 5, 6, 7}));
+  EXPECT_NE(f->title.find("nccl:all_reduce seq 31117 on default_pg (pg 0)"), std::string::npos) << f->title;
+  bool quoted = false;
+  for (const auto& e : f->evidence)
+    quoted |= e.rank == 0 && e.text.find("record_id 31116") != std::string::npos &&
+              e.text.find("[[1571911]]") != std::string::npos && e.text.find("state scheduled") != std::string::npos &&
+              e.text.find("sync_buffers") != std::string::npos;
+  EXPECT_TRUE(quoted);
+  EXPECT_EQ(a.groups[0].first_unfinished_seq, 31117);
+}
+
+// Rank 2 skipped the all_reduce because it is blocked in a TP-group collective that rank 3 (busy
+// in the all_reduce) never called: the two findings name each other's blocker.
+TEST(FrAnalyze, CulpritBlockedInAnotherGroupIsDescribed) {
+  auto d = read_fr_path(std::string(NCDX_TEST_DATA) + "/fr/hang_rank2");
+  ASSERT_TRUE(d);
+  FrRankDump& r2 = d->ranks[2];
+  FrEntry e = r2.entries.back();
+  e.record_id = *e.record_id + 1;
+  e.pg_name = "2";
+  e.pg_desc = "TENSOR_MODEL_PARALLEL_GROUP";
+  e.pg_id = 2;
+  e.collective_seq_id = 3;
+  e.state = "started";
+  r2.entries.push_back(e);
+  FrAnalysis a = analyze_fr(*d);
+  std::vector<std::string> titles;
+  const core::Finding* pg0 = nullptr;
+  const core::Finding* pg2 = nullptr;
+  for (const auto& f : a.findings) {
+    if (f.id != "fr.missing-ranks") continue;
+    if (f.title.find("(pg 0)") != std::string::npos) pg0 = &f;
+    if (f.title.find("(pg 2)") != std::string::npos) pg2 = &f;
+  }
+  ASSERT_NE(pg0, nullptr);
+  ASSERT_NE(pg2, nullptr);
+  EXPECT_EQ(pg0->culprit.ranks, std::vector<int>{2});
+  EXPECT_NE(pg0->summary.find("newest entry is nccl:all_reduce seq 3 on TENSOR_MODEL_PARALLEL_GROUP (pg 2), still started"),
+            std::string::npos)
+      << pg0->summary;
+  EXPECT_EQ(pg2->culprit.ranks, std::vector<int>{3});
+  EXPECT_NE(pg2->summary.find("still started"), std::string::npos) << pg2->summary;  // rank 3 waits in pg 0
+}
+
 TEST(FrAnalyze, RankWithoutDumpIsTheLikelyCulprit) {
   FrAnalysis a = run("missing_dump");
   const core::Finding* f = find(a, "fr.missing-dumps");
