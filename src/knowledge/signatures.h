@@ -56,6 +56,13 @@ class SignatureSet {
   // Appends every signature that matches `line` (in id order) to `out`. Thread-safe.
   void match(std::string_view line, std::vector<SignatureMatch>& out) const;
 
+  // How the patterns are run (for tests and benchmarks): unfiltered patterns have no literal for
+  // the prefilter and run on every line; fast ones use SimplePattern instead of RE2.
+  struct Stats {
+    std::size_t patterns = 0, unfiltered = 0, fast = 0;
+  };
+  Stats stats() const;
+
  private:
   SignatureSet();
   struct Impl;

@@ -163,3 +163,19 @@ TEST(Signatures, FixEnvVarsAreReal) {
 
 }  // namespace
 }  // namespace ncdx::knowledge
+
+namespace ncdx::knowledge {
+namespace {
+
+// Every pattern has a literal for the prefilter; otherwise it would run on every log line.
+TEST(SignatureSetStats, NoUnfilteredPatternsAndCollIsFast) {
+  auto set = SignatureSet::load_embedded();
+  ASSERT_TRUE(set.ok());
+  auto st = set->stats();
+  EXPECT_EQ(st.unfiltered, 0u);
+  EXPECT_GT(st.fast, 10u);
+  EXPECT_LE(st.fast, st.patterns);
+}
+
+}  // namespace
+}  // namespace ncdx::knowledge
