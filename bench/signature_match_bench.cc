@@ -11,7 +11,7 @@
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
-#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -120,7 +120,7 @@ int main(int argc, char** argv) {
     const auto& set = sigs();
     std::vector<ncdx::knowledge::SignatureMatch> out;
     std::size_t lines = 0, failure_lines = 0;
-    const auto t0 = std::chrono::steady_clock::now();
+    const std::clock_t c0 = std::clock();  // CPU time: the build machine is shared and noisy
     for (std::size_t pos = 0; pos < data.size();) {
       std::size_t nl = data.find('\n', pos);
       if (nl == std::string::npos) nl = data.size();
@@ -134,8 +134,8 @@ int main(int argc, char** argv) {
       ++lines;
       pos = nl + 1;
     }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("%zu bytes, %zu lines, %zu with a failure signature, %.3f s, %.1f MB/s\n", data.size(), lines,
+    const double s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    std::printf("%zu bytes, %zu lines, %zu with a failure signature, %.3f s CPU, %.1f MB/s\n", data.size(), lines,
                 failure_lines, s, data.size() / s / 1e6);
     return 0;
   }

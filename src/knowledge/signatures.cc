@@ -35,8 +35,9 @@ constexpr int kMinAtomLen = 4;
 struct CompiledPattern {
   std::size_t sig;                                 // index into sigs
   int ngroups;                                     // capturing groups (RE2 path)
-  std::vector<std::pair<std::string, int>> named;  // name -> group index (RE2 path)
+  std::vector<std::pair<std::string, int>> named;  // (name, group index), sorted by name (RE2 path)
   std::optional<SimplePattern> fast;               // same result as RE2, without its three passes
+  std::vector<std::pair<std::string, int>> fast_named;  // (name, span index), sorted by name
 };
 }  // namespace
 
@@ -112,7 +113,14 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
   for (std::size_t id = 0; id < im.patterns.size(); ++id) {
     const RE2& re = im.filter.GetRE2(static_cast<int>(id));
     im.patterns[id].ngroups = re.NumberOfCapturingGroups();
+    // Names sorted, so fields are appended to the std::map with an end() hint: no key compares.
     for (const auto& [name, idx] : re.NamedCapturingGroups()) im.patterns[id].named.emplace_back(name, idx);
+    std::sort(im.patterns[id].named.begin(), im.patterns[id].named.end());
+    if (im.patterns[id].fast) {
+      const auto& names = im.patterns[id].fast->group_names();
+      for (std::size_t g = 0; g < names.size(); ++g) im.patterns[id].fast_named.emplace_back(names[g], static_cast<int>(g));
+      std::sort(im.patterns[id].fast_named.begin(), im.patterns[id].fast_named.end());
+    }
   }
   im.scanner = AtomScanner(atoms);
   if (!im.patterns.empty()) im.filter.AllPotentials({}, &im.unfiltered);
@@ -166,8 +174,7 @@ void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out
     if (cp.fast) {
       if (!cp.fast->match(line, spans)) continue;
       SignatureMatch m{cp.sig, {}};
-      const auto& names = cp.fast->group_names();
-      for (std::size_t g = 0; g < names.size(); ++g) m.fields.emplace(names[g], std::string(spans[g]));
+      for (const auto& [name, g] : cp.fast_named) m.fields.emplace_hint(m.fields.end(), name, spans[g]);
       out.push_back(std::move(m));
       last_sig = cp.sig;
       continue;
@@ -177,7 +184,8 @@ void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out
       continue;
     SignatureMatch m{cp.sig, {}};
     for (const auto& [name, idx] : cp.named)
-      if (groups[idx].data() != nullptr) m.fields.emplace(name, std::string(groups[idx].data(), groups[idx].size()));
+      if (groups[idx].data() != nullptr)
+        m.fields.emplace_hint(m.fields.end(), name, std::string(groups[idx].data(), groups[idx].size()));
     out.push_back(std::move(m));
     last_sig = cp.sig;
   }

@@ -171,6 +171,8 @@ std::optional<SimplePattern> SimplePattern::compile(std::string_view re) {
     }
   }
   if (p.items_[0].is_run && (p.items_.size() < 2 || p.items_[0].optional_byte >= 0)) return std::nullopt;
+  for (auto& it : p.items_)
+    for (int c = 0; c < 256; ++c) it.in[c] = it.cls[c];
   return p;
 }
 
@@ -186,7 +188,7 @@ bool SimplePattern::match_from(const char* b, const char* e, std::size_t pos, st
       std::size_t start = pos;
       if (it.optional_byte >= 0 && pos < n && static_cast<unsigned char>(b[pos]) == it.optional_byte) ++pos;
       std::size_t run = pos;
-      while (pos < n && it.cls.test(static_cast<unsigned char>(b[pos]))) ++pos;
+      while (pos < n && it.in[static_cast<unsigned char>(b[pos])]) ++pos;
       if (pos == run) return false;
       if (it.group >= 0) spans[it.group] = std::string_view(b + start, pos - start);
     }
@@ -211,7 +213,7 @@ bool SimplePattern::match(std::string_view text, std::vector<std::string_view>& 
   std::string_view lit = items_[1].literal;
   for (std::size_t at = find_lit(text, lit, 0); at != std::string_view::npos; at = find_lit(text, lit, at + 1)) {
     std::size_t s = at;
-    while (s > 0 && run.cls.test(static_cast<unsigned char>(b[s - 1]))) --s;
+    while (s > 0 && run.in[static_cast<unsigned char>(b[s - 1])]) --s;
     if (s == at) continue;
     if (match_from(b, e, at + lit.size(), 2, spans)) {
       if (run.group >= 0) spans[run.group] = std::string_view(b + s, at - s);

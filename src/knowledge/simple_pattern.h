@@ -32,7 +32,8 @@ class SimplePattern {
   struct Item {
     bool is_run = false;
     std::string literal;            // !is_run
-    std::bitset<256> cls;           // is_run
+    std::bitset<256> cls;           // is_run (while parsing)
+    bool in[256] = {};              // is_run: cls as a plain table (bitset::test bounds-checks)
     int optional_byte = -1;         // is_run: a byte that may precede the run (the '-' of -?\d+)
     int group = -1;                 // is_run: capture index or -1
   };
