@@ -4,11 +4,14 @@
 // rank, so they dominate a long training log; the real logs have none, so they are built from
 // NCCL's enqueue.cc format with varying opCount/count/rank). Reports bytes/s.
 //
+// NCDX_BENCH_FILE=<file> instead matches every line of <file> once (read whole into memory first, so
+// only matching is timed) and prints MB/s and the number of lines with a non-context match.
 // NCDX_BENCH_DUMP=<file> writes the "info+coll" mix (repeated to ~64 MiB) to <file>, so the same
 // bytes can be timed with `LC_ALL=C grep -E -c -f patterns.ere <file>` (bench/signature_vs_grep.sh).
 #include <benchmark/benchmark.h>
 #include <nlohmann/json.hpp>
 
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -110,6 +113,31 @@ int main(int argc, char** argv) {
         written += l.size() + 1;
       }
     return out ? 0 : 1;
+  }
+  if (const char* path = std::getenv("NCDX_BENCH_FILE")) {
+    std::ifstream in(path, std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto& set = sigs();
+    std::vector<ncdx::knowledge::SignatureMatch> out;
+    std::size_t lines = 0, failure_lines = 0;
+    const std::clock_t c0 = std::clock();  // CPU time: the build machine is shared and noisy
+    for (std::size_t pos = 0; pos < data.size();) {
+      std::size_t nl = data.find('\n', pos);
+      if (nl == std::string::npos) nl = data.size();
+      out.clear();
+      set.match(std::string_view(data).substr(pos, nl - pos), out);
+      for (const auto& m : out)
+        if (set.all()[m.index].role != ncdx::knowledge::Role::context) {
+          ++failure_lines;
+          break;
+        }
+      ++lines;
+      pos = nl + 1;
+    }
+    const double s = static_cast<double>(std::clock() - c0) / CLOCKS_PER_SEC;
+    std::printf("%zu bytes, %zu lines, %zu with a failure signature, %.3f s CPU, %.1f MB/s\n", data.size(), lines,
+                failure_lines, s, data.size() / s / 1e6);
+    return 0;
   }
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();

@@ -4,11 +4,15 @@
 #include <re2/re2.h>
 
 #include <algorithm>
+#include <atomic>
+#include <optional>
+#include <unordered_map>
 #include <utility>
 
 #include "knowledge/atom_scanner.h"
 #include "knowledge/embedded.h"
 #include "knowledge/signature_yaml.h"
+#include "knowledge/simple_pattern.h"
 
 namespace ncdx::knowledge {
 
@@ -22,15 +26,18 @@ const char* to_string(Role r) {
 }
 
 namespace {
-// Atoms shorter than this are useless as a filter ("ib", "\n"); FilteredRE2 then keeps the
-// longer literals of the pattern. A pattern left with no atom at all is "unfiltered" and runs on
-// every line; the unit tests require that no shipped pattern is.
-constexpr int kMinAtomLen = 3;
+// Atoms shorter than this are useless as a filter (" : ", "lib"); FilteredRE2 then keeps the
+// longer literals of the pattern. 4 also lets AtomScanner key every atom by a 4-byte window with a
+// single Bloom probe per byte. A pattern left with no atom at all is "unfiltered" and runs on every
+// line; the unit tests require that no shipped pattern is.
+constexpr int kMinAtomLen = 4;
 
 struct CompiledPattern {
-  std::size_t sig;                                // index into sigs
-  int ngroups;                                    // capturing groups
-  std::vector<std::pair<std::string, int>> named;  // name -> group index
+  std::size_t sig;                                 // index into sigs
+  int ngroups;                                     // capturing groups (RE2 path)
+  std::vector<std::pair<std::string, int>> named;  // (name, group index), sorted by name (RE2 path)
+  std::optional<SimplePattern> fast;               // same result as RE2, without its three passes
+  std::vector<std::pair<std::string, int>> fast_named;  // (name, span index), sorted by name
 };
 }  // namespace
 
@@ -40,6 +47,9 @@ struct SignatureSet::Impl {
   std::vector<CompiledPattern> patterns;  // by FilteredRE2 regexp id
   AtomScanner scanner;
   std::vector<int> unfiltered;  // regexp ids that pass the filter whatever the atoms
+  // Unique per loaded set (never reused, unlike an address) so per-thread memos can tell sets apart.
+  std::uint64_t serial = next_serial.fetch_add(1) + 1;
+  static inline std::atomic<std::uint64_t> next_serial{0};
 };
 
 SignatureSet::SignatureSet() : impl_(std::make_unique<Impl>()) {}
@@ -48,6 +58,14 @@ SignatureSet& SignatureSet::operator=(SignatureSet&&) noexcept = default;
 SignatureSet::~SignatureSet() = default;
 
 const std::vector<Signature>& SignatureSet::all() const { return impl_->sigs; }
+
+SignatureSet::Stats SignatureSet::stats() const {
+  Stats st;
+  st.patterns = impl_->patterns.size();
+  st.unfiltered = impl_->unfiltered.size();
+  for (const auto& p : impl_->patterns) st.fast += p.fast.has_value();
+  return st;
+}
 
 const Signature* SignatureSet::find(std::string_view id) const {
   const auto& v = impl_->sigs;
@@ -85,7 +103,7 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
         return core::Status::bad_input(std::string(source_name) + ":" + std::to_string(entries[i].pattern_lines[k]) +
                                        ": pattern of '" + s.id + "' does not compile: " + probe.error());
       }
-      CompiledPattern cp{i, 0, {}};
+      CompiledPattern cp{i, 0, {}, SimplePattern::compile(s.patterns[k])};
       im.patterns.push_back(std::move(cp));
     }
     im.sigs.push_back(s);
@@ -95,7 +113,14 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
   for (std::size_t id = 0; id < im.patterns.size(); ++id) {
     const RE2& re = im.filter.GetRE2(static_cast<int>(id));
     im.patterns[id].ngroups = re.NumberOfCapturingGroups();
+    // Names sorted, so fields are appended to the std::map with an end() hint: no key compares.
     for (const auto& [name, idx] : re.NamedCapturingGroups()) im.patterns[id].named.emplace_back(name, idx);
+    std::sort(im.patterns[id].named.begin(), im.patterns[id].named.end());
+    if (im.patterns[id].fast) {
+      const auto& names = im.patterns[id].fast->group_names();
+      for (std::size_t g = 0; g < names.size(); ++g) im.patterns[id].fast_named.emplace_back(names[g], static_cast<int>(g));
+      std::sort(im.patterns[id].fast_named.begin(), im.patterns[id].fast_named.end());
+    }
   }
   im.scanner = AtomScanner(atoms);
   if (!im.patterns.empty()) im.filter.AllPotentials({}, &im.unfiltered);
@@ -110,27 +135,58 @@ void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out
   atoms.clear();
   im.scanner.scan(line, atoms);
   if (atoms.empty() && im.unfiltered.empty()) return;  // the common case: nothing to look at
-  if (atoms.empty()) {
-    candidates = im.unfiltered;
-  } else {
+  const std::vector<int>* cands = &im.unfiltered;
+  if (!atoms.empty()) {
     std::sort(atoms.begin(), atoms.end());
     atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
-    im.filter.AllPotentials(atoms, &candidates);  // sorted; includes the unfiltered ones
+    // Lines of one kind (COLL, Channel, ...) yield the same atom set again and again; the
+    // prefilter-tree walk of AllPotentials allocates, so its answer is memoised per thread.
+    struct Entry {
+      std::vector<int> atoms, candidates;
+    };
+    thread_local struct {
+      std::uint64_t owner = 0;
+      std::unordered_multimap<std::uint64_t, Entry> map;  // FNV-1a of the atom ids -> entry
+    } memo;
+    if (memo.owner != im.serial || memo.map.size() > 4096) {
+      memo.map.clear();
+      memo.owner = im.serial;
+    }
+    std::uint64_t h = 1469598103934665603ULL;
+    for (int a : atoms) h = (h ^ static_cast<std::uint64_t>(a)) * 1099511628211ULL;
+    const Entry* hit = nullptr;
+    for (auto [it, end] = memo.map.equal_range(h); it != end && !hit; ++it)
+      if (it->second.atoms == atoms) hit = &it->second;
+    if (!hit) {
+      im.filter.AllPotentials(atoms, &candidates);  // sorted; includes the unfiltered ones
+      hit = &memo.map.emplace(h, Entry{atoms, candidates})->second;
+    }
+    cands = &hit->candidates;
   }
+  thread_local std::vector<std::string_view> spans;
   const re2::StringPiece text(line.data(), line.size());
   std::size_t last_sig = static_cast<std::size_t>(-1);
   // Regexp ids follow signature order (patterns were added in id order), so one hit per
   // signature is reported in id order.
-  for (int id : candidates) {
+  for (int id : *cands) {
     const CompiledPattern& cp = im.patterns[id];
     if (cp.sig == last_sig) continue;
     if (!include_context && im.sigs[cp.sig].role == Role::context) continue;
+    if (cp.fast) {
+      if (!cp.fast->match(line, spans)) continue;
+      SignatureMatch m{cp.sig, {}};
+      for (const auto& [name, g] : cp.fast_named) m.fields.emplace_hint(m.fields.end(), name, spans[g]);
+      out.push_back(std::move(m));
+      last_sig = cp.sig;
+      continue;
+    }
     groups.assign(cp.ngroups + 1, re2::StringPiece());
     if (!im.filter.GetRE2(id).Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(), cp.ngroups + 1))
       continue;
     SignatureMatch m{cp.sig, {}};
     for (const auto& [name, idx] : cp.named)
-      if (groups[idx].data() != nullptr) m.fields.emplace(name, std::string(groups[idx].data(), groups[idx].size()));
+      if (groups[idx].data() != nullptr)
+        m.fields.emplace_hint(m.fields.end(), name, std::string(groups[idx].data(), groups[idx].size()));
     out.push_back(std::move(m));
     last_sig = cp.sig;
   }

@@ -58,6 +58,13 @@ class SignatureSet {
   // their regex runs: triage extracts those facts itself and most lines of an INFO log are context.
   void match(std::string_view line, std::vector<SignatureMatch>& out, bool include_context = true) const;
 
+  // How the patterns are run (for tests and benchmarks): unfiltered patterns have no literal for
+  // the prefilter and run on every line; fast ones use SimplePattern instead of RE2.
+  struct Stats {
+    std::size_t patterns = 0, unfiltered = 0, fast = 0;
+  };
+  Stats stats() const;
+
  private:
   SignatureSet();
   struct Impl;

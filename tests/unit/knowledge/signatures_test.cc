@@ -1,6 +1,7 @@
 // The shipped signature table: loads, compiles, every example matches its own signature with its
 // named fields, and the schema rules hold (ids, classes, priorities by role).
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <fstream>
 #include <regex>
@@ -159,6 +160,51 @@ TEST(Signatures, FixEnvVarsAreReal) {
         for (std::sregex_iterator m(text->begin(), text->end(), var), end; m != end; ++m)
           EXPECT_TRUE(known.count(m->str())) << s.id << " names unknown variable " << m->str();
       }
+}
+
+}  // namespace
+}  // namespace ncdx::knowledge
+
+namespace ncdx::knowledge {
+namespace {
+
+// Every pattern has a literal for the prefilter; otherwise it would run on every log line.
+TEST(SignatureSetStats, NoUnfilteredPatternsAndCollIsFast) {
+  auto set = SignatureSet::load_embedded();
+  ASSERT_TRUE(set.ok());
+  auto st = set->stats();
+  EXPECT_EQ(st.unfiltered, 0u);
+  EXPECT_GT(st.fast, 10u);
+  EXPECT_LE(st.fast, st.patterns);
+}
+
+}  // namespace
+}  // namespace ncdx::knowledge
+
+namespace ncdx::knowledge {
+namespace {
+
+// Healthy runs (../shared/data: NCCL INFO logs and nccl-tests outputs that completed) must not
+// trigger any failure signature: a false cause would send an engineer after a ghost.
+TEST(SignatureFalsePositives, HealthyRealLogsMatchOnlyContext) {
+  auto set = SignatureSet::load_embedded();
+  ASSERT_TRUE(set.ok());
+  int lines = 0;
+  for (auto [file, field] : {std::pair{"nccl_info_logs.jsonl", "log_verbatim"}, std::pair{"nccl_tests_results.jsonl", "output_verbatim"}}) {
+    std::ifstream in(std::string(NCDX_SHARED_DIR) + "/data/" + file);
+    if (!in) GTEST_SKIP() << "../shared/data not available";
+    for (std::string rec; std::getline(in, rec);) {
+      if (rec.empty()) continue;
+      std::istringstream log(nlohmann::json::parse(rec).at(field).get<std::string>());
+      for (std::string line; std::getline(log, line); ++lines) {
+        std::vector<SignatureMatch> out;
+        set->match(line, out);
+        for (const auto& m : out)
+          EXPECT_EQ(set->all()[m.index].role, Role::context) << set->all()[m.index].id << " on healthy line: " << line;
+      }
+    }
+  }
+  EXPECT_GT(lines, 3000);
 }
 
 }  // namespace
