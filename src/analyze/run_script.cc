@@ -194,7 +194,8 @@ class Interp {
   void collect_args(const std::vector<ShellWord>& w, std::size_t from) {
     for (std::size_t a = from; a < w.size(); ++a) {
       auto ex = expand_word(w[a].raw, lookup());
-      if (ex.positional_all && ex.fields.empty()) continue;  // $@: the caller's extra overrides
+      // "$@" / $@: the caller's extra overrides (ncdx takes them after --)
+      if (ex.positional_all && (ex.fields.empty() || (ex.fields.size() == 1 && ex.fields[0].empty()))) continue;
       std::string key = ex.fields.empty() ? std::string() : ex.fields[0].substr(0, ex.fields[0].find('='));
       for (const auto& u : ex.undefined) undefined(w[a].line, u, "'" + w[a].raw + "'", key);
       for (std::size_t f = 0; f < ex.fields.size(); ++f) {

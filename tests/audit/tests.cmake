@@ -61,3 +61,13 @@ add_test(NAME audit.hydra_oracle
                  bash ${_a}/hydra_oracle.sh ${CMAKE_SOURCE_DIR}/tests/data/audit/oracle/cases.txt
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(audit.hydra_oracle PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
+
+# ncdx template: a golden, and every size x engine x strategy passes ncdx audit cleanly.
+add_test(NAME audit.template_7b
+         COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN=${_a}/golden/template_7b.sh -DRC=0 -DJSON=0
+                 -P ${_a}/run_golden.cmake -- template --model-size 7B --nccl-version 2.27.3 --torch-version 2.8.0
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME audit.template_passes_audit
+         COMMAND ${CMAKE_COMMAND} -E env NCDX=$<TARGET_FILE:ncdx> bash ${_a}/template_passes_audit.sh)
+audit_rc(template_bad_size 64 "model-size must be one of" template --model-size 9B)
+set_tests_properties(audit.template_7b audit.template_passes_audit PROPERTIES LABELS "audit;template")
