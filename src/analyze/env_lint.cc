@@ -159,9 +159,11 @@ std::string worst_status(const std::vector<EnvRow>& rows) {
 }
 
 nlohmann::json to_json(const EnvRow& r) {
-  return {{"parameter", r.parameter}, {"value", r.value},   {"recommended", r.recommended},
-          {"risk", r.risk},           {"status", r.status}, {"why", r.why},
-          {"source", r.source},       {"rule", r.rule},     {"origin", r.origin.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.origin)}};
+  // Empty means "nothing to say" (PASS rows have no risk/recommendation): null, never "".
+  auto n = [](const std::string& v) { return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(v); };
+  return {{"parameter", r.parameter}, {"value", r.value},   {"recommended", n(r.recommended)},
+          {"risk", n(r.risk)},        {"status", r.status}, {"why", n(r.why)},
+          {"source", r.source},       {"rule", r.rule},     {"origin", n(r.origin)}};
 }
 
 }  // namespace ncdx::analyze

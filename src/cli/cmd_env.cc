@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analyze/compat.h"
 #include "analyze/env_docs.h"
 #include "analyze/env_file.h"
 #include "analyze/env_lint.h"
@@ -17,6 +18,7 @@
 #include "core/redact.h"
 #include "core/strings.h"
 #include "core/term.h"
+#include "probe/package_versions.h"
 #include "report/context.h"
 
 extern char** environ;
@@ -85,6 +87,24 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
   }
   core::FileSystem fs(g.root);
   const bool machine = o.env_file.empty() || g.root != "/";
+  // Linting a machine: take NCCL / PyTorch versions from it when not given (the same detection as
+  // `ncdx compat`), so version-gated rules judge the library the job will load.
+  std::string nccl_from = nccl->has_value() ? "flag" : "", torch_from = torch->has_value() ? "flag" : "";
+  if (machine && (!nccl->has_value() || !torch->has_value())) {
+    analyze::CompatInput ci;
+    ci.detected = probe::detect_stack(fs, {});
+    auto rep = analyze::check_compat(ci);
+    for (const auto& c : rep.components) {
+      if (c.name == "nccl" && c.version && !nccl->has_value() && core::Version::parse(*c.version)) {
+        *nccl = core::Version::parse(*c.version);
+        nccl_from = c.source;
+      }
+      if (c.name == "torch" && c.version && !torch->has_value() && core::Version::parse(*c.version)) {
+        *torch = core::Version::parse(*c.version);
+        torch_from = c.source;
+      }
+    }
+  }
   analyze::EffectiveEnv eff;
   if (machine) {
     std::optional<std::string> home;
@@ -117,6 +137,8 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
     j["input"] = {{"env_file", o.env_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.env_file)},
                   {"nccl_version", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)},
                   {"torch_version", torch->has_value() ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr)},
+                  {"nccl_version_from", nccl_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(nccl_from)},
+                  {"torch_version_from", torch_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(torch_from)},
                   {"production", in.production},
                   {"config_files", eff.files_read},
                   {"interfaces", in.interfaces}};
@@ -135,6 +157,9 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
     j["shadowed"] = sh;
     std::cout << core::dump_json(j);
   } else {
+    if (!nccl_from.empty() && nccl_from != "flag") std::cout << "NCCL " << (*nccl)->str() << " (from " << nccl_from << ")\n";
+    if (!torch_from.empty() && torch_from != "flag") std::cout << "PyTorch " << (*torch)->str() << " (from " << torch_from << ")\n";
+    if (!nccl->has_value()) std::cout << "NCCL version unknown: version-gated rules judge NCCL " << "2.30.7 (pass --nccl-version)\n";
     std::cout << render_lint_text(rows, core::color_enabled(stdout) && !g.no_color);
     for (const auto& s : eff.shadowed)
       std::cout << "note: " << s.origin << " sets " << s.name << " but an earlier source wins (NCCL applies config "

@@ -37,3 +37,11 @@ ncdx_env_golden(env_missing_file_exit66 66 "" ARGS env lint --env-file does-not-
 ncdx_env_golden(env_bad_version_exit64 64 "" ARGS env lint --env-file playbook.env --nccl-version banana)
 # docs/ENV.md must be what `ncdx env docs` prints (UPDATE_GOLDEN=1 regenerates it).
 ncdx_env_golden(env_docs_fresh 0 ${CMAKE_SOURCE_DIR}/docs/ENV.md ARGS env docs)
+
+# ncdx compat over the rooted fixtures (tests/data/compat, see SOURCES.md there).
+set(_compat_data ${CMAKE_CURRENT_SOURCE_DIR}/data/compat)
+ncdx_env_golden(compat_golden_h100_torch26_text 1 ${_compat_data}/golden/h100-torch26.txt
+  ARGS compat --root ${_compat_data}/h100-torch26 --no-color)
+ncdx_env_golden(compat_golden_old_nccl_venv_json 2 ${_compat_data}/golden/h100-old-nccl-venv.json STRIP_CONTEXT
+  ARGS compat --root ${_compat_data}/h100-old-nccl-venv --python-prefix /opt/venv --json --no-timestamps)
+ncdx_env_golden(compat_bad_flag_exit64 64 "" ARGS compat --driver banana)
