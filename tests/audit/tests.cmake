@@ -71,3 +71,8 @@ add_test(NAME audit.template_passes_audit
          COMMAND ${CMAKE_COMMAND} -E env NCDX=$<TARGET_FILE:ncdx> bash ${_a}/template_passes_audit.sh)
 audit_rc(template_bad_size 64 "model-size must be one of" template --model-size 9B)
 set_tests_properties(audit.template_7b audit.template_passes_audit PROPERTIES LABELS "audit;template")
+
+# The JSON goldens conform to docs/schema/audit.schema.json (jsonschema from the oracle venv).
+add_test(NAME audit.json_schema
+         COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'SKIP: no oracle venv (scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' '${_a}/schema_check.py' '${CMAKE_SOURCE_DIR}/docs/schema/audit.schema.json' '${_a}/golden/playbook.json' '${_a}/golden/qwen3_8b.json' '${_a}/golden/env_rows.json'")
+set_tests_properties(audit.json_schema PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
