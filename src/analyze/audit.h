@@ -62,6 +62,10 @@ std::vector<AuditRow> run_audit(const AuditContext& ctx);
 int audit_exit_code(const std::vector<AuditRow>& rows);
 nlohmann::json to_json(const AuditRow& r);
 
+// The size-tier timeout (verl.timeout thresholds): tiers, linear in between rounded up to 300 s.
+double tier_timeout_s(std::optional<double> params_b, double small_b, double small_t, double large_b, double large_t,
+                      std::string* basis = nullptr);
+
 // Helpers shared by the rule files.
 AuditRow make_row(const std::string& rule, std::string parameter, std::string value, std::string status);
 std::string fmt_num(double v);

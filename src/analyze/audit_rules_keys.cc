@@ -144,8 +144,8 @@ void rule_script(const AuditContext& ctx, std::vector<AuditRow>& rows) {
     r.origin = ctx.script->file + (is.line ? ":" + std::to_string(is.line) : "");
     r.why = is.message;
     if (is.rule == "script.undefined-var") {
-      r.value = "$" + is.subject + " (unset)";
-      r.recommended = "define " + is.subject + " before use, or use ${" + is.subject + ":-default}";
+      r.value = "$" + is.var + " (unset)";
+      r.recommended = "define " + is.var + " before use, or use ${" + is.var + ":-default}";
       r.risk = "empty value";
     } else if (is.rule == "script.missing-dollar") {
       r.recommended = "use $ before the variable name";

@@ -13,28 +13,33 @@ constexpr const char* kKey = "actor_rollout_ref.nccl_timeout";
 
 double recommended_timeout(const AuditContext& ctx, std::string* basis) {
   const char* id = "verl.timeout";
-  double small_b = ctx.threshold(id, "small_model_max_b"), small_t = ctx.threshold(id, "small_model_timeout_s");
-  double large_b = ctx.threshold(id, "large_model_min_b"), large_t = ctx.threshold(id, "large_model_timeout_s");
-  if (!ctx.model || !ctx.model->params_b) {
-    *basis = "model size unknown: the small-model tier";
-    return small_t;
-  }
-  double p = *ctx.model->params_b;
-  if (p <= small_b) {
-    *basis = fmt_num(p) + "B <= " + fmt_num(small_b) + "B";
-    return small_t;
-  }
-  if (p >= large_b) {
-    *basis = fmt_num(p) + "B >= " + fmt_num(large_b) + "B";
-    return large_t;
-  }
-  // Between the tiers: linear, rounded up to 300 s.
-  double t = small_t + (p - small_b) / (large_b - small_b) * (large_t - small_t);
-  *basis = fmt_num(p) + "B, between the tiers (interpolated)";
-  return std::ceil(t / 300.0) * 300.0;
+  return tier_timeout_s(ctx.model ? ctx.model->params_b : std::nullopt, ctx.threshold(id, "small_model_max_b"),
+                        ctx.threshold(id, "small_model_timeout_s"), ctx.threshold(id, "large_model_min_b"),
+                        ctx.threshold(id, "large_model_timeout_s"), basis);
 }
 
 }  // namespace
+
+double tier_timeout_s(std::optional<double> params_b, double small_b, double small_t, double large_b, double large_t,
+                      std::string* basis) {
+  std::string b;
+  double t;
+  if (!params_b) {
+    b = "model size unknown: the small-model tier";
+    t = small_t;
+  } else if (*params_b <= small_b) {
+    b = fmt_num(*params_b) + "B <= " + fmt_num(small_b) + "B";
+    t = small_t;
+  } else if (*params_b >= large_b) {
+    b = fmt_num(*params_b) + "B >= " + fmt_num(large_b) + "B";
+    t = large_t;
+  } else {
+    b = fmt_num(*params_b) + "B, between the tiers (interpolated)";
+    t = std::ceil((small_t + (*params_b - small_b) / (large_b - small_b) * (large_t - small_t)) / 300.0) * 300.0;
+  }
+  if (basis) *basis = b;
+  return t;
+}
 
 void rule_timeout(const AuditContext& ctx, std::vector<AuditRow>& rows) {
   const auto& schema = ctx.schema;

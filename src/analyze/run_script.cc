@@ -62,8 +62,8 @@ class Interp {
       // Set by every login environment: kept as text (the audit does not need their values).
       static const std::set<std::string> login = {"HOME", "USER", "LOGNAME", "PATH", "PWD", "SHELL", "HOSTNAME", "TMPDIR"};
       if (login.count(name)) return ShellVarValue{"$" + name, ""};
-      if (sourced_)
-        return ShellVarValue{std::nullopt, "may be set by the file sourced at line " + std::to_string(sourced_line_)};
+      // A sourced file is not read: assume it sets nothing, and say so once (post_checks).
+      if (sourced_) assumed_unset_.insert(name);
       return std::nullopt;
     };
   }
@@ -96,9 +96,10 @@ class Interp {
     vars_[name] = v;
   }
 
-  void undefined(int line, const std::string& var, const std::string& where) {
-    rs_.issues.push_back({"script.undefined-var", line, var,
-                          "$" + var + " is used in " + where + " but never set in the script: bash expands it to an empty string"});
+  void undefined(int line, const std::string& var, const std::string& where, const std::string& subject = "") {
+    rs_.issues.push_back({"script.undefined-var", line, subject.empty() ? var : subject,
+                          "$" + var + " is used in " + where + " but never set in the script: bash expands it to an empty string",
+                          var});
   }
 
   void command(const ShellCommand& c) {
@@ -168,6 +169,7 @@ class Interp {
   }
 
   std::set<std::string> exported_;
+  std::set<std::string> assumed_unset_;
 
   void find_entry(const ShellCommand& c, std::size_t from, const std::vector<std::size_t>& prefixes) {
     static const std::regex module_re(R"((verl|recipe)(\.[A-Za-z0-9_]+)*\.main[A-Za-z0-9_]*)");
@@ -192,8 +194,10 @@ class Interp {
   void collect_args(const std::vector<ShellWord>& w, std::size_t from) {
     for (std::size_t a = from; a < w.size(); ++a) {
       auto ex = expand_word(w[a].raw, lookup());
-      if (ex.positional_all && ex.fields.empty()) continue;  // $@: the caller's extra overrides
-      for (const auto& u : ex.undefined) undefined(w[a].line, u, "'" + w[a].raw + "'");
+      // "$@" / $@: the caller's extra overrides (ncdx takes them after --)
+      if (ex.positional_all && (ex.fields.empty() || (ex.fields.size() == 1 && ex.fields[0].empty()))) continue;
+      std::string key = ex.fields.empty() ? std::string() : ex.fields[0].substr(0, ex.fields[0].find('='));
+      for (const auto& u : ex.undefined) undefined(w[a].line, u, "'" + w[a].raw + "'", key);
       for (std::size_t f = 0; f < ex.fields.size(); ++f) {
         std::string t = ex.fields[f];
         auto take_flag = [&](const std::string& flag, const std::string& shortf, std::optional<std::string>& slot) {
@@ -213,13 +217,13 @@ class Interp {
         std::optional<std::string> ignored;
         if (take_flag("--config-dir", "-cd", ignored)) continue;
         if (!t.empty() && t[0] == '-' && t.rfind("--", 0) == 0) {
-          rs_.issues.push_back({"script.entry", w[a].line, t, "Hydra flag '" + t + "' is not interpreted by ncdx audit"});
+          rs_.issues.push_back({"script.entry", w[a].line, t, "Hydra flag '" + t + "' is not interpreted by ncdx audit", ""});
           continue;
         }
         rs_.overrides.push_back({t, w[a].line, ex.unresolved, ex.undefined});
         for (const auto& u : ex.unresolved)
           rs_.issues.push_back({"script.unresolved", w[a].line, t.substr(0, t.find('=')),
-                                "'" + w[a].raw + "': " + u + "; the value is not known until the script runs"});
+                                "'" + w[a].raw + "': " + u + "; the value is not known until the script runs", ""});
       }
     }
   }
@@ -238,10 +242,16 @@ class Interp {
       if (is_name(val) && ever_assigned_.count(val))
         rs_.issues.push_back({"script.missing-dollar", o.line, o.text.substr(0, eq),
                               "'" + o.text + "' passes the literal text '" + val + "', but the script sets a variable " +
-                                  val + " (line " + std::to_string(assigned_line_[val]) + "): missing '$' (use $" + val + ")?"});
+                                  val + " (line " + std::to_string(assigned_line_[val]) + "): missing '$' (use $" + val + ")?", val});
+    }
+    if (!assumed_unset_.empty()) {
+      std::vector<std::string> names(assumed_unset_.begin(), assumed_unset_.end());
+      rs_.issues.push_back({"script.unresolved", sourced_line_, "source",
+                            "the file sourced at line " + std::to_string(sourced_line_) + " is not read; ncdx assumed it sets none of " +
+                                core::join(names, ", ") + " (their ${VAR:-default} defaults were used)", ""});
     }
     if (rs_.entry_line == 0)
-      rs_.issues.push_back({"script.entry", 0, "", "no `python3 -m verl.trainer.main_ppo` (or other verl *.main_* module) command found"});
+      rs_.issues.push_back({"script.entry", 0, "", "no `python3 -m verl.trainer.main_ppo` (or other verl *.main_* module) command found", ""});
   }
 };
 

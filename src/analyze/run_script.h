@@ -28,8 +28,9 @@ struct ScriptEnv {
 struct ScriptIssue {
   std::string rule;     // script.undefined-var | script.missing-dollar | script.unresolved | script.entry
   int line = 0;
-  std::string subject;  // the override key or variable concerned
+  std::string subject;  // the override key (or the variable when outside an override)
   std::string message;
+  std::string var;      // the variable concerned, if any
 };
 
 struct RunScript {

@@ -9,6 +9,7 @@ CLI::App* add_docs(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_doctor(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_env(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_gather(CLI::App&, const GlobalOptions&, int&);
+CLI::App* add_template(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_topo(CLI::App&, const GlobalOptions&, int&);
 CLI::App* add_triage(CLI::App&, const GlobalOptions&, int&);
 
@@ -20,6 +21,7 @@ std::span<const CommandDef> commands() {
       {"doctor", "preflight a node (GPUs, links, network, OS limits, NCCL libraries)", add_doctor},
       {"env", "lint NCCL/PyTorch env vars; emit debug and recommended env blocks", add_env},
       {"gather", "collect a support bundle that doctor --from replays", add_gather},
+      {"template", "print a verl run script (env + overrides) for a model size and cluster", add_template},
       {"topo", "show GPU/NIC/CPU topology; pick the best GPU subset and CPU/NIC binding", add_topo},
       {"triage", "name the failure of a job from the logs of all ranks: class, culprit, cause, fix", add_triage},
   };

@@ -1,0 +1,2 @@
+python3 -m verl.trainer.main_ppo \
+    trainer.nnodes=1 \

@@ -1,0 +1,78 @@
+# CLI golden tests of `ncdx audit` and `ncdx template` (text, JSON, Markdown, --print, --migrate),
+# exit codes, bad input, and the Hydra/OmegaConf oracle comparison.
+set(_a ${CMAKE_CURRENT_LIST_DIR})
+set(_d tests/data/audit)
+set(_common --no-color --no-timestamps audit --no-process-env)
+function(audit_golden name rc golden json)
+  add_test(NAME audit.${name}
+           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN=${golden} -DRC=${rc} -DJSON=${json}
+                   -P ${_a}/run_golden.cmake -- ${ARGN}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(audit.${name} PROPERTIES LABELS "audit;golden")
+endfunction()
+function(audit_rc name rc stderr_re)
+  add_test(NAME audit.${name}
+           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN= -DRC=${rc} -DJSON=0 -DEXPECT_STDERR=${stderr_re}
+                   -P ${_a}/run_golden.cmake -- ${ARGN}
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(audit.${name} PROPERTIES LABELS "audit")
+endfunction()
+
+set(_playbook trainer.dist_backend=nccl model.tensor_parallel_size=8 +actor_rollout_ref.nccl_timeout=1200 actor_rollout_ref.rollout.name=vllm)
+audit_golden(playbook_text 2 ${_a}/golden/playbook.txt 0 ${_common} --verl-version 0.7.1 -- ${_playbook})
+audit_golden(playbook_json 2 ${_a}/golden/playbook.json 1 --json ${_common} --verl-version 0.7.1 -- ${_playbook})
+audit_golden(playbook_md 2 ${_a}/golden/playbook.md 0 ${_common} --format md --verl-version 0.7.1 -- ${_playbook})
+audit_golden(playbook_migrate 0 ${_a}/golden/playbook_migrate.sh 0 ${_common} --migrate --verl-version 0.7.1 -- ${_playbook})
+# On FSDP 0.5 the key does not exist: '+' is right, but nothing reads it.
+audit_golden(timeout_fsdp05 1 ${_a}/golden/timeout_fsdp05.txt 0 ${_common} --verl-version 0.5.0 --model-size 7B
+             -- +actor_rollout_ref.nccl_timeout=1200)
+# On 0.8+ the key exists and is ignored (engine workers pass timeout_second=None).
+audit_golden(timeout_v08 1 ${_a}/golden/timeout_v08.txt 0 ${_common} --verl-version 0.8.0 --model-size 7B
+             -- actor_rollout_ref.nccl_timeout=1200 actor_rollout_ref.rollout.name=vllm)
+audit_golden(qwen3_8b_json 1 ${_a}/golden/qwen3_8b.json 1 --json ${_common} --verl-version 0.7.1 --nodes 1 --gpus-per-node 8
+             --gpu-mem-gib 80 --script ${_d}/run_qwen3-8b.sh)
+audit_golden(buggy_70b_text 2 ${_a}/golden/buggy_70b.txt 0 ${_common} --verl-version 0.7.1 --nodes 4 --gpus-per-node 8
+             --gpu-mem-gib 96 --fabric ib --script ${_d}/qwen2-70b_grpo_32_h20_fsdp_vllm.sh)
+audit_golden(megatron_235b_md 2 ${_a}/golden/megatron_235b.md 0 ${_common} --format md --verl-version 0.7.1 --nodes 4
+             --gpus-per-node 8 --gpu-mem-gib 96 --script ${_d}/run_qwen3-235b_megatron_96gb.sh)
+audit_golden(npu_sglang_text 0 ${_a}/golden/npu_sglang.txt 0 ${_common} --verl-version 0.7.1 --nodes 1 --gpus-per-node 8
+             --script ${_d}/run_qwen3_8b_grpo_sglang_32k_spmd_npu.sh)
+audit_golden(ray_init_v06_migrate 0 ${_a}/golden/ray_init_migrate.sh 0 ${_common} --migrate --verl-version 0.6.0
+             -- ray_init.timeline_json_file=/tmp/t.json ray_init.num_cpus=8 actor_rollout_ref.rollout.name=vllm)
+audit_golden(print_json 0 ${_a}/golden/print.json 1 --json ${_common} --print --verl-version 0.7.1 --config ${_d}/partial.yaml
+             -- trainer.nnodes=2)
+audit_golden(env_rows 2 ${_a}/golden/env_rows.json 1 --json ${_common} --verl-version 0.7.1 --env-file ${_d}/playbook.env
+             -- actor_rollout_ref.rollout.name=vllm)
+
+audit_rc(malformed_yaml 65 "malformed.yaml:4:1: malformed YAML" ${_common} --config ${_d}/malformed.yaml)
+audit_rc(binary_yaml 65 "binary.yaml:2: binary data" ${_common} --config ${_d}/binary.yaml)
+audit_rc(unbalanced_quote 65 "unbalanced_quote.sh:2: unbalanced single quote" ${_common} --script ${_d}/unbalanced_quote.sh)
+audit_rc(trailing_continuation 65 "trailing_continuation.sh:2: line continuation" ${_common} --script ${_d}/trailing_continuation.sh)
+audit_rc(bad_override 65 "override 'a.b=choice" ${_common} -- a.b=choice\(1,2\))
+audit_rc(missing_file 66 "cannot open" ${_common} --config ${_d}/does-not-exist.yaml)
+audit_rc(nothing 64 "nothing to audit" ${_common})
+audit_rc(bad_version 64 "verl-version" ${_common} --verl-version banana -- a=1)
+audit_rc(bare_strict 65 "Could not override 'trainer.nope'" ${_common} --bare --print --config ${_d}/partial.yaml -- trainer.nope=1)
+
+# Oracle: ncdx's composition vs Hydra/OmegaConf, when build/venv has them (scripts/py-oracles.sh).
+set(_venv_py ${CMAKE_BINARY_DIR}/venv/bin/python3)
+add_test(NAME audit.hydra_oracle
+         COMMAND ${CMAKE_COMMAND} -E env NCDX=$<TARGET_FILE:ncdx> VENV_PY=${_venv_py}
+                 bash ${_a}/hydra_oracle.sh ${CMAKE_SOURCE_DIR}/tests/data/audit/oracle/cases.txt
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(audit.hydra_oracle PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
+
+# ncdx template: a golden, and every size x engine x strategy passes ncdx audit cleanly.
+add_test(NAME audit.template_7b
+         COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN=${_a}/golden/template_7b.sh -DRC=0 -DJSON=0
+                 -P ${_a}/run_golden.cmake -- template --model-size 7B --nccl-version 2.27.3 --torch-version 2.8.0
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+add_test(NAME audit.template_passes_audit
+         COMMAND ${CMAKE_COMMAND} -E env NCDX=$<TARGET_FILE:ncdx> bash ${_a}/template_passes_audit.sh)
+audit_rc(template_bad_size 64 "model-size must be one of" template --model-size 9B)
+set_tests_properties(audit.template_7b audit.template_passes_audit PROPERTIES LABELS "audit;template")
+
+# The JSON goldens conform to docs/schema/audit.schema.json (jsonschema from the oracle venv).
+add_test(NAME audit.json_schema
+         COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'SKIP: no oracle venv (scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' '${_a}/schema_check.py' '${CMAKE_SOURCE_DIR}/docs/schema/audit.schema.json' '${_a}/golden/playbook.json' '${_a}/golden/qwen3_8b.json' '${_a}/golden/env_rows.json'")
+set_tests_properties(audit.json_schema PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
