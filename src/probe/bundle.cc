@@ -16,7 +16,8 @@ namespace {
 
 core::Result<std::string> read_host_file(const fs::path& p, std::size_t max_bytes) {
   core::FileSystem hostfs("/");
-  auto r = hostfs.read(p.string(), max_bytes + 1);
+  std::error_code ec;
+  auto r = hostfs.read(fs::absolute(p, ec).string(), max_bytes + 1);
   if (!r) return core::Status::not_found(p.string() + ": cannot read");
   if (r->size() > max_bytes) return core::Status::bad_input(p.string() + ": larger than " + std::to_string(max_bytes) + " bytes");
   return r;
