@@ -54,12 +54,18 @@ class SignatureSet {
   const std::vector<Signature>& all() const;
   const Signature* find(std::string_view id) const;
   // Appends every signature that matches `line` (in id order) to `out`. Thread-safe.
-  void match(std::string_view line, std::vector<SignatureMatch>& out) const;
+  // With include_context=false, context signatures (facts, not failures) are skipped before
+  // their regex runs: triage extracts those facts itself and most lines of an INFO log are context.
+  void match(std::string_view line, std::vector<SignatureMatch>& out, bool include_context = true) const;
 
  private:
   SignatureSet();
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// The signature's `cause` with each {field} replaced by the matched value ("?" when the field did
+// not match), e.g. "IB completion error status 12 (transport retry counter exceeded)".
+std::string render_cause(const Signature& sig, const std::map<std::string, std::string>& fields);
 
 }  // namespace ncdx::knowledge

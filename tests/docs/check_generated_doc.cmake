@@ -1,0 +1,13 @@
+# cmake -DNCDX=ncdx -DARG=signatures -DDOC=docs/SIGNATURES.md -P check_generated_doc.cmake
+execute_process(COMMAND ${NCDX} docs ${ARG} OUTPUT_VARIABLE generated RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ncdx docs ${ARG} failed with exit ${rc}")
+endif()
+if(DEFINED ENV{UPDATE_GOLDEN})
+  file(WRITE ${DOC} "${generated}")
+  return()
+endif()
+file(READ ${DOC} checked_in)
+if(NOT generated STREQUAL checked_in)
+  message(FATAL_ERROR "${DOC} is stale: regenerate with `ncdx docs ${ARG} > ${DOC}` (or UPDATE_GOLDEN=1 ctest -R docs.)")
+endif()

@@ -1,0 +1,165 @@
+// The shipped signature table: loads, compiles, every example matches its own signature with its
+// named fields, and the schema rules hold (ids, classes, priorities by role).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "core/finding.h"
+#include "knowledge/signatures.h"
+
+namespace ncdx::knowledge {
+namespace {
+
+const SignatureSet& shipped() {
+  static SignatureSet* set = [] {
+    auto r = SignatureSet::load_embedded();
+    if (!r.ok()) {
+      ADD_FAILURE() << r.status().message();
+      std::abort();
+    }
+    return new SignatureSet(std::move(r).value());
+  }();
+  return *set;
+}
+
+TEST(Signatures, LoadsAtLeastHundred) { EXPECT_GE(shipped().all().size(), 100u); }
+
+TEST(Signatures, IdsUniqueAndSorted) {
+  std::set<std::string> ids;
+  std::string prev;
+  for (const auto& s : shipped().all()) {
+    EXPECT_TRUE(ids.insert(s.id).second) << s.id;
+    EXPECT_LT(prev, s.id);
+    prev = s.id;
+    EXPECT_EQ(shipped().find(s.id), &s);
+  }
+  EXPECT_EQ(shipped().find("no.such.signature"), nullptr);
+}
+
+TEST(Signatures, SchemaRules) {
+  for (const auto& s : shipped().all()) {
+    SCOPED_TRACE(s.id);
+    EXPECT_TRUE(core::is_failure_class(s.klass));
+    EXPECT_NE(s.klass, "none");
+    EXPECT_FALSE(s.title.empty());
+    EXPECT_FALSE(s.examples.empty()) << "every signature needs a real example";
+    EXPECT_FALSE(s.refs.empty()) << "every signature names its source";
+    if (s.role == Role::context) {
+      EXPECT_EQ(s.severity, core::Severity::info);
+      EXPECT_LE(s.priority, 10);
+    } else {
+      EXPECT_FALSE(s.fixes.empty()) << "a failure signature needs at least one fix";
+      EXPECT_FALSE(s.cause.empty());
+    }
+  }
+}
+
+// Every example line matches its own signature, and every named group that a pattern of the
+// signature declares and that the example can fill is extracted non-empty at least once.
+TEST(Signatures, EveryExampleMatchesItsSignature) {
+  const auto& all = shipped().all();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto& s = all[i];
+    std::set<std::string> seen_fields;
+    for (const auto& ex : s.examples) {
+      std::vector<SignatureMatch> out;
+      shipped().match(ex, out);
+      auto it = std::find_if(out.begin(), out.end(), [&](const SignatureMatch& m) { return m.index == i; });
+      if (it == out.end()) {
+        ADD_FAILURE() << s.id << " does not match its example: " << ex;
+        continue;
+      }
+      for (const auto& [k, v] : it->fields) seen_fields.insert(k);
+    }
+    // Every {placeholder} used in the cause is a field that some example fills.
+    static const std::regex ph("\\{([a-z_0-9]+)\\}");
+    for (std::sregex_iterator m(s.cause.begin(), s.cause.end(), ph), end; m != end; ++m)
+      EXPECT_TRUE(seen_fields.count((*m)[1].str())) << s.id << ": no example fills {" << (*m)[1].str() << "}";
+  }
+}
+
+TEST(Signatures, MatchReportsInIdOrderOncePerSignature) {
+  std::vector<SignatureMatch> out;
+  shipped().match("NCCL WARN NET/IB : Got completion from peer 192.168.17.147<38560> with error 12, opcode 0, len 0, vendor err 129", out);
+  ASSERT_GE(out.size(), 2u);
+  std::set<std::size_t> seen;
+  for (std::size_t k = 0; k < out.size(); ++k) {
+    EXPECT_TRUE(seen.insert(out[k].index).second);
+    if (k) EXPECT_LT(out[k - 1].index, out[k].index);
+  }
+}
+
+TEST(Signatures, ExtractsWatchdogFields) {
+  std::vector<SignatureMatch> out;
+  shipped().match(
+      "[2024-02-27T21:35:28.705869Z] fa88a9df [rank=1] || [E ProcessGroupNCCL.cpp:828] [Rank 1] Watchdog caught "
+      "collective operation timeout: WorkNCCL(SeqNum=1, OpType=ALLGATHER, Timeout(ms)=1800000) ran for 1804775 "
+      "milliseconds before timing out.",
+      out);
+  const auto* sig = shipped().find("torch.watchdog.collective-timeout");
+  ASSERT_NE(sig, nullptr);
+  auto it = std::find_if(out.begin(), out.end(), [&](const SignatureMatch& m) { return &shipped().all()[m.index] == sig; });
+  ASSERT_NE(it, out.end());
+  EXPECT_EQ(it->fields.at("rank"), "1");
+  EXPECT_EQ(it->fields.at("seq"), "1");
+  EXPECT_EQ(it->fields.at("op"), "ALLGATHER");
+  EXPECT_EQ(it->fields.at("timeout_ms"), "1800000");
+  EXPECT_EQ(it->fields.at("ran_ms"), "1804775");
+  EXPECT_EQ(it->fields.count("numel_in"), 0u);  // absent in this format: not reported, not 0
+  EXPECT_EQ(render_cause(*sig, it->fields).find("{"), std::string::npos);
+}
+
+TEST(Signatures, ExtractsIbStatusAndCollFields) {
+  std::vector<SignatureMatch> out;
+  shipped().match("NET/IB : Got completion from peer 10.0.0.2<52412> with error 13, opcode 0, len 0, vendor err 136", out);
+  bool rnr = false;
+  for (const auto& m : out)
+    if (shipped().all()[m.index].id == "nccl.ib.completion-rnr-retry") {
+      rnr = true;
+      EXPECT_EQ(m.fields.at("status"), "13");
+      EXPECT_EQ(m.fields.at("vendor_err"), "136");
+      EXPECT_EQ(m.fields.at("peer"), "10.0.0.2<52412>");
+    } else {
+      EXPECT_NE(shipped().all()[m.index].id, "nccl.ib.completion-retry-exceeded");
+    }
+  EXPECT_TRUE(rnr);
+  out.clear();
+  shipped().match("h:1:1 [3] NCCL INFO AllGather: opCount a1 sendbuff 0x7f00 recvbuff 0x7f80 count 4096 datatype 9 op 0 root 0 comm 0x5555 [nranks=64] stream 0x6666", out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(shipped().all()[out[0].index].id, "nccl.ctx.coll");
+  EXPECT_EQ(out[0].fields.at("op"), "AllGather");
+  EXPECT_EQ(out[0].fields.at("op_count"), "a1");
+  EXPECT_EQ(out[0].fields.at("nranks"), "64");
+}
+
+TEST(Signatures, OrdinaryLinesMatchNothing) {
+  for (const char* line : {"", "hello world", "epoch 3 step 100 loss 1.234",
+                           "MOC-R4PCC04U37:574691:574714 [0] NCCL INFO P2P Chunksize set to 131072",
+                           "MOC-R4PCC04U37:574691:574714 [0] NCCL INFO CC Off, workFifoBytes 1048576"}) {
+    std::vector<SignatureMatch> out;
+    shipped().match(line, out);
+    EXPECT_TRUE(out.empty()) << line << " matched " << shipped().all()[out[0].index].id;
+  }
+}
+
+// Env vars named in fixes must exist (reference/nccl_env_vars.tsv): no folklore like NCCL_IB_MTU.
+TEST(Signatures, FixEnvVarsAreReal) {
+  std::ifstream tsv(std::string(NCDX_SHARED_DIR) + "/reference/nccl_env_vars.tsv");
+  if (!tsv) GTEST_SKIP() << "reference/nccl_env_vars.tsv not available";
+  std::set<std::string> known;
+  for (std::string line; std::getline(tsv, line);) known.insert(line.substr(0, line.find('\t')));
+  static const std::regex var("\\bNCCL_[A-Z0-9_]+");
+  for (const auto& s : shipped().all())
+    for (const auto& f : s.fixes)
+      for (const auto* text : {&f.action, f.env ? &*f.env : nullptr, f.command ? &*f.command : nullptr}) {
+        if (!text) continue;
+        for (std::sregex_iterator m(text->begin(), text->end(), var), end; m != end; ++m)
+          EXPECT_TRUE(known.count(m->str())) << s.id << " names unknown variable " << m->str();
+      }
+}
+
+}  // namespace
+}  // namespace ncdx::knowledge
