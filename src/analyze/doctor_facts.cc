@@ -18,7 +18,7 @@ bool has_ib(const probe::Inventory& inv) { return !inv.ib.empty(); }
 std::string nvml_skip_reason(const probe::Inventory& inv) {
   const auto& s = inv.nvml.source;
   if (s.state == "absent") return inv.pci_gpus.empty() ? "no NVIDIA driver (and no NVIDIA GPU on PCI)" : "no NVIDIA driver: libnvidia-ml.so.1 not found";
-  if (s.state == "skipped") return s.detail;
+  if (s.state == "skipped") return s.detail.empty() ? "NVML not probed" : s.detail;
   return "NVML " + s.state + ": " + s.detail;
 }
 

@@ -108,6 +108,7 @@ std::vector<CheckOutcome> run_doctor_checks(const probe::Inventory& inv) {
       // A check bug must not take the report down; it shows up as a SKIP with the reason.
       r = skip(std::string("internal error in check: ") + e.what());
     }
+    if (r.status == CheckStatus::skip && r.evidence.empty()) r.evidence = "no data for this check in the inventory";
     out.push_back({&c, std::move(r)});
   }
   return out;

@@ -16,7 +16,8 @@ namespace {
 
 core::Result<std::string> read_host_file(const fs::path& p, std::size_t max_bytes) {
   core::FileSystem hostfs("/");
-  auto r = hostfs.read(p.string(), max_bytes + 1);
+  std::error_code ec;
+  auto r = hostfs.read(fs::absolute(p, ec).string(), max_bytes + 1);
   if (!r) return core::Status::not_found(p.string() + ": cannot read");
   if (r->size() > max_bytes) return core::Status::bad_input(p.string() + ": larger than " + std::to_string(max_bytes) + " bytes");
   return r;
@@ -141,7 +142,7 @@ core::Status write_bundle(const fs::path& dir, const core::FileSystem& src, bool
     fs::create_directories(host.parent_path() / target, ec);
     fs::create_symlink(target, host, ec);
   }
-  for (const auto& d : trace.dirs) fs::create_directories(under(d), ec);
+  for (const auto& [d, entries] : trace.dirs) fs::create_directories(under(d), ec);
   int files = 0;
   for (const auto& f : trace.files) {
     if (f == "/dev/kmsg") continue;
@@ -152,6 +153,11 @@ core::Status write_bundle(const fs::path& dir, const core::FileSystem& src, bool
     out.write(content->data(), static_cast<std::streamsize>(content->size()));
     if (out) ++files;
   }
+  // Listed entries nothing was read from (e.g. /sys/kernel/iommu_groups/N, counted only) are
+  // recreated as empty directories so the listing replays.
+  for (const auto& [d, entries] : trace.dirs)
+    for (const auto& e : entries)
+      if (!fs::exists(fs::symlink_status(under(d) / e, ec))) fs::create_directories(under(d) / e, ec);
   nlohmann::json manifest = {{"schema", "ncdx.bundle/1"},
                              {"tool_version", core::kVersion},
                              {"host", inv.os.hostname ? nlohmann::json(*inv.os.hostname) : nlohmann::json(nullptr)},

@@ -47,7 +47,7 @@ std::optional<std::uint64_t> parse_tmpfs_size(std::string_view v, std::optional<
   if (suffix == '%') {
     auto p = core::parse_int(v.substr(0, v.size() - 1));
     if (!p || !mem_total) return std::nullopt;
-    return *mem_total / 100 * static_cast<std::uint64_t>(*p);
+    return *mem_total * static_cast<std::uint64_t>(*p) / 100;
   }
   switch (suffix) {
     case 'k': case 'K': mult = 1ULL << 10; break;

@@ -38,7 +38,7 @@ std::optional<long long> SysReader::integer(std::string_view path) const {
 
 std::vector<std::string> SysReader::list(std::string_view dir) const {
   auto out = fs_.list(dir);
-  if (trace_ && fs_.is_dir(dir)) trace_->dirs.insert(normalize_path(dir));
+  if (trace_ && fs_.is_dir(dir)) trace_->dirs[normalize_path(dir)] = out;
   return out;
 }
 

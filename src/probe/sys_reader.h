@@ -15,7 +15,7 @@ namespace ncdx::probe {
 
 struct ReadTrace {
   std::set<std::string> files;               // machine paths read successfully
-  std::set<std::string> dirs;                // directories listed
+  std::map<std::string, std::vector<std::string>> dirs;  // directories listed -> entries
   std::map<std::string, std::string> links;  // symlink -> target text
 };
 

@@ -183,6 +183,11 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
     gl.push_back("GPU" + std::to_string(g.index));
     mem[0].push_back(g.mem_used ? std::optional<double>(static_cast<double>(*g.mem_used) / (1ULL << 30)) : std::nullopt);
   }
+  if (gl.empty())  // GPUs on PCI without a driver: the map shows them, all N/A
+    for (std::size_t i = 0; i < inv.pci_gpus.size(); ++i) {
+      gl.push_back("GPU" + std::to_string(i));
+      mem[0].push_back(std::nullopt);
+    }
   body += "<h2>GPU memory used</h2>\n";
   body += gl.empty() ? "<p>No GPU memory data (" + html_escape(inv.nvml.source.state + ": " + inv.nvml.source.detail) + ").</p>\n"
                      : svg_heatmap(mem, {"used"}, gl, "GiB") + "\n";

@@ -305,7 +305,7 @@ def nodriver():
     for i, b in enumerate(buses):
         rb = int(b.split(":")[1], 16) - 3
         m.pci_dev([f"0000:{rb:02x}:01.0", f"0000:{rb + 1:02x}:00.0", f"0000:{rb + 2:02x}:00.0"], b, *H100, 0, SPEED5, SPEED5,
-                  16, 16, None)
+                  16, 16, None, acs=[None, None, None])
     m.net("lo", "unknown", 65536, None, 772)
     m.net("eno1", "up", 1500, 25000, 1)
     m.nvml({"source": {"state": "ok", "detail": ""}, "gpus": [], "fake_init_return": 9})
