@@ -401,6 +401,26 @@ bool syslog_layer(Cursor& c, State& st) {
   return true;
 }
 
+// Python logging as torchrun's elastic agent prints it (after its "[date time,ms] "):
+// "torch.distributed.elastic.multiprocessing.api: [WARNING] ".
+bool logger_level_layer(Cursor& c, State& st) {
+  std::size_t j = c.i, lim = std::min(c.s.size(), c.i + 128);
+  while (j < lim && (is_alpha(c.s[j]) || is_digit(c.s[j]) || c.s[j] == '_' || c.s[j] == '.')) ++j;
+  if (j == c.i || c.s.substr(j, 3) != ": [") return false;
+  static constexpr std::pair<std::string_view, LineLevel> kLevels[] = {
+      {"[INFO] ", LineLevel::info},   {"[WARNING] ", LineLevel::warn},    {"[ERROR] ", LineLevel::error},
+      {"[CRITICAL] ", LineLevel::fatal}, {"[DEBUG] ", LineLevel::info}};
+  std::string_view rest = c.s.substr(j + 2);
+  for (const auto& [w, l] : kLevels) {
+    if (rest.substr(0, w.size()) == w) {
+      st.out.level = l;
+      c.i = j + 2 + w.size();
+      return true;
+    }
+  }
+  return false;
+}
+
 // determined's "fa88a9df [rank=1] || " (after its timestamp): an 8-hex container id.
 bool hex_id_layer(Cursor& c) {
   if (c.peek(8) != ' ' || c.peek(9) != '[') return false;
@@ -453,6 +473,7 @@ LinePrefix parse_prefix(std::string_view line) {
       }
       if (!ok && hex_id_layer(c)) ok = true;
       if (!ok && nccl_line(c, st)) ok = true;
+      if (!ok && is_alpha(a)) ok = logger_level_layer(c, st);
       if (!ok && a != ' ' && a != '\t') {  // "misc/ibvwrap.cc:278 NCCL WARN ..." (no host)
         Cursor t = c;
         std::string_view src;

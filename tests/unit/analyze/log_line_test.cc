@@ -217,6 +217,20 @@ TEST(ParsePrefix, IsoTimestampsAndZones) {
   EXPECT_EQ(sg.message, "Scheduler hit an exception");
 }
 
+TEST(ParsePrefix, TorchElasticAgent) {
+  auto p = parse_prefix("[2024-05-01 12:00:00,123] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 1234 closing signal SIGTERM");
+  EXPECT_EQ(p.level, LineLevel::warn);
+  EXPECT_NEAR(*p.epoch, 1714564800.123, 1e-6);
+  EXPECT_EQ(p.message, "Sending process 1234 closing signal SIGTERM");
+  auto g = parse_prefix("W0501 12:00:00.123000 140 torch/distributed/run.py:793] Setting OMP_NUM_THREADS");
+  EXPECT_EQ(g.level, LineLevel::warn);
+  EXPECT_EQ(g.source, "torch/distributed/run.py:793");
+  EXPECT_EQ(g.tid, 140);
+  EXPECT_EQ(g.message, "Setting OMP_NUM_THREADS");
+  auto n = parse_prefix("note: [INFO]x");
+  EXPECT_EQ(n.message, "note: [INFO]x");
+}
+
 TEST(ParsePrefix, PlainTextIsUntouched) {
   for (std::string_view s : {"Traceback (most recent call last):", "RuntimeError: CUDA error: uncorrectable ECC error encountered",
                              "", "   ", "[", "[rank", "[1,", "(", "host:12:", "host:12:34 [0] not nccl", "E", "INFO 06-05",
