@@ -21,6 +21,9 @@ struct LinePrefix {
   std::string time_text;            // as printed
   LineLevel level = LineLevel::unknown;
   std::string_view message;         // the line with all recognised prefixes removed (view into the input)
+  // Added by the input layer (additive):
+  std::string_view source;          // emitter's "file:line" (NCCL WARN, glog, vLLM), view into the input
+  bool nccl = false;                // the line carried NCCL's "host:pid:tid [dev] ... NCCL LEVEL" prefix
 };
 
 // What a file's name or path says about its lines (rank3.log, nccl.host1.1234, worker-*.out ...).
@@ -28,6 +31,9 @@ struct FileHints {
   std::optional<int> rank;
   std::optional<std::string> host;
   std::optional<int> pid;
+  // Added by the input layer (additive):
+  std::optional<int> local_rank;    // torchrun --log-dir ".../attempt_0/<local_rank>/stderr.log"
+  std::optional<long long> slurm_job;  // slurm-<job>.out
 };
 FileHints hints_from_path(std::string_view path);
 

@@ -54,7 +54,9 @@ class SignatureSet {
   const std::vector<Signature>& all() const;
   const Signature* find(std::string_view id) const;
   // Appends every signature that matches `line` (in id order) to `out`. Thread-safe.
-  void match(std::string_view line, std::vector<SignatureMatch>& out) const;
+  // With include_context=false, context signatures (facts, not failures) are skipped before
+  // their regex runs: triage extracts those facts itself and most lines of an INFO log are context.
+  void match(std::string_view line, std::vector<SignatureMatch>& out, bool include_context = true) const;
 
   // How the patterns are run (for tests and benchmarks): unfiltered patterns have no literal for
   // the prefilter and run on every line; fast ones use SimplePattern instead of RE2.

@@ -1,0 +1,30 @@
+// libFuzzer target: Flight Recorder pickle bytes → safe unpickler → typed model → analysis.
+// Any input must end in a value or a bad_input Status: no crash, no hang, no unbounded memory.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "analyze/fr_analyze.h"
+#include "analyze/fr_pickle.h"
+#include "analyze/fr_reader.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace ncdx::analyze;
+  std::string_view in(reinterpret_cast<const char*>(data), size);
+  PickleLimits lim;
+  lim.max_values = 200000;  // keep each run small; the limits themselves are under test
+  lim.max_output = 400000;
+  auto j = unpickle(in, "fuzz", lim);
+  if (!j) return 0;
+  auto d = parse_fr_dump(*j, "fuzz", 0, "pickle");
+  if (!d) return 0;
+  FrDump dump;
+  dump.source = "fuzz";
+  dump.ranks.push_back(*d);
+  dump.ranks.push_back(*d);  // two ranks so alignment and mismatch checks run
+  dump.ranks[1].rank = 1;
+  auto a = analyze_fr(dump);
+  (void)format_fr_summary(a);
+  (void)to_json(a).dump();
+  return 0;
+}

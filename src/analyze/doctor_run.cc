@@ -1,0 +1,139 @@
+#include "analyze/doctor_run.h"
+
+#include <map>
+
+#include "analyze/doctor_facts.h"
+
+namespace ncdx::analyze {
+namespace {
+
+std::string level_code(int v) {
+  if (v <= 0) return "X";  // same board (internal)
+  if (v <= 10) return "PIX";
+  if (v <= 20) return "PXB";
+  if (v <= 30) return "PHB";
+  if (v <= 40) return "NODE";
+  return "SYS";
+}
+
+}  // namespace
+
+TopoView build_topo_view(const probe::Inventory& inv) {
+  TopoView t;
+  // GPUs: NVML order when usable (with bus ids), else PCI order.
+  std::vector<const probe::PciDevice*> gpu_pci;
+  bool use_nvml = nvml_ok(inv) && !inv.nvml.gpus.empty();
+  if (use_nvml) {
+    for (const auto& g : inv.nvml.gpus) {
+      t.labels.push_back("GPU" + std::to_string(g.index));
+      t.devices.push_back(g.bus_id.value_or(""));
+      gpu_pci.push_back(g.bus_id ? find_pci(inv, *g.bus_id) : nullptr);
+    }
+  } else {
+    for (std::size_t i = 0; i < inv.pci_gpus.size(); ++i) {
+      t.labels.push_back("GPU" + std::to_string(i));
+      t.devices.push_back(inv.pci_gpus[i].bdf);
+      gpu_pci.push_back(&inv.pci_gpus[i]);
+    }
+  }
+  std::size_t ng = t.labels.size();
+  std::vector<const probe::PciDevice*> nic_pci;
+  for (std::size_t i = 0; i < inv.ib.size(); ++i) {
+    t.labels.push_back("NIC" + std::to_string(i));
+    t.devices.push_back(inv.ib[i].name);
+    t.legend_nics.push_back("NIC" + std::to_string(i) + ": " + inv.ib[i].name);
+    nic_pci.push_back(inv.ib[i].pci_bdf ? find_pci(inv, *inv.ib[i].pci_bdf) : nullptr);
+  }
+  std::size_t n = t.labels.size();
+  if (n == 0) return t;
+  t.cell.assign(n, std::vector<std::string>(n));
+  auto pci_of = [&](std::size_t k) { return k < ng ? gpu_pci[k] : nic_pci[k - ng]; };
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      if (i == j) {
+        t.cell[i][j] = "X";
+        continue;
+      }
+      if (use_nvml && i < ng && j < ng) {
+        const auto& gi = inv.nvml.gpus[i];
+        const auto& gj = inv.nvml.gpus[j];
+        int direct = 0, to_switch_i = 0, to_switch_j = 0;
+        for (const auto& l : gi.nvlinks)
+          if (l.active.value_or(false)) {
+            if (l.remote_type.value_or(-1) == 2) ++to_switch_i;
+            else if (l.remote_bus_id && gj.bus_id && *l.remote_bus_id == *gj.bus_id) ++direct;
+          }
+        for (const auto& l : gj.nvlinks)
+          if (l.active.value_or(false) && l.remote_type.value_or(-1) == 2) ++to_switch_j;
+        // Through NVSwitch every pair talks over all switch links; nvidia-smi prints the count.
+        int nv = direct + std::min(to_switch_i, to_switch_j);
+        if (nv > 0) {
+          t.cell[i][j] = "NV" + std::to_string(nv);
+          continue;
+        }
+        if (i < inv.nvml.topology.size() && j < inv.nvml.topology[i].size() && inv.nvml.topology[i][j]) {
+          t.cell[i][j] = level_code(*inv.nvml.topology[i][j]);
+          continue;
+        }
+      }
+      auto* a = pci_of(i);
+      auto* b = pci_of(j);
+      if (a && b)
+        if (auto d = pci_distance(*a, *b)) t.cell[i][j] = *d;
+    }
+  for (std::size_t k = 0; k < n; ++k) {
+    std::string cpu, numa;
+    if (use_nvml && k < ng) cpu = inv.nvml.gpus[k].cpu_affinity.value_or("");
+    if (auto* p = pci_of(k); p && p->numa_node && *p->numa_node >= 0) numa = std::to_string(*p->numa_node);
+    t.cpu_affinity.push_back(cpu);
+    t.numa.push_back(numa);
+  }
+  return t;
+}
+
+std::vector<std::vector<std::string>> build_p2p_view(const probe::Inventory& inv) {
+  static const char* names[] = {"OK", "CNS", "GNS", "TNS", "DIS", "NS", "U"};
+  const auto& m = inv.nvml.p2p;
+  bool any = false;
+  for (const auto& r : m)
+    for (const auto& v : r) any |= v.has_value();
+  if (!any) return {};
+  std::vector<std::vector<std::string>> out(m.size(), std::vector<std::string>(m.size()));
+  for (std::size_t i = 0; i < m.size(); ++i)
+    for (std::size_t j = 0; j < m[i].size(); ++j)
+      out[i][j] = i == j ? "X" : !m[i][j] ? "" : (*m[i][j] >= 0 && *m[i][j] <= 6 ? names[*m[i][j]] : std::to_string(*m[i][j]));
+  return out;
+}
+
+std::vector<Measurement> doctor_measurements(const probe::Inventory& inv, bool full) {
+  // The measure layer (copy bandwidth, shm and storage throughput) is owned by the `topo`
+  // branch; until it is merged every measurement reports SKIP with that reason.
+  std::string why = !full ? "measurements run with --full" : "measure layer not available in this build (src/measure/, branch topo)";
+  std::vector<Measurement> out;
+  for (auto [id, title, unit] : {std::tuple{"copy_bandwidth", "GPU copy bandwidth matrix", "GB/s"},
+                                 std::tuple{"copy_latency", "GPU copy latency matrix", "us"},
+                                 std::tuple{"shm_write", "/dev/shm write throughput", "GB/s"},
+                                 std::tuple{"storage_fsync", "storage fsync throughput", "MB/s"}}) {
+    Measurement m;
+    m.id = id;
+    m.title = title;
+    m.unit = unit;
+    m.status = "SKIP";
+    m.detail = (std::string(id).starts_with("copy") && gpu_count(inv) == 0) ? "no GPUs" : why;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+DoctorRun run_doctor(probe::Inventory inv, bool full) {
+  DoctorRun run;
+  run.outcomes = run_doctor_checks(inv);
+  run.topo = build_topo_view(inv);
+  run.p2p = build_p2p_view(inv);
+  run.measurements = doctor_measurements(inv, full);
+  run.exit_code = exit_code_for(run.outcomes);
+  run.inventory = std::move(inv);
+  return run;
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,475 @@
+// parse_prefix(): peels the prefixes that launchers, loggers and NCCL put before a message,
+// outermost first (Slurm label, mpirun tag, Ray actor, torchrun rank, timestamps, glog, NCCL).
+// Hand-written scanning on the hot path: each layer looks at a few bytes and gives up early.
+// Formats: reference/nccl_facts.md §4.1 for NCCL; the rest from real lines in the corpus.
+#include "analyze/log_line.h"
+
+#include "analyze/text_scan.h"
+
+namespace ncdx::analyze {
+namespace {
+
+using scan::Cursor;
+using scan::is_alpha;
+using scan::is_digit;
+
+struct State {
+  LinePrefix& out;
+  void rank(int r) {
+    if (!out.rank) out.rank = r;
+  }
+  void time_text(std::string_view t) {
+    if (out.time_text.empty()) out.time_text.assign(t);
+  }
+  void clock(double c) {
+    if (!out.clock) out.clock = c;
+  }
+  void epoch(double e) {
+    if (!out.epoch) out.epoch = e;
+  }
+};
+
+LineLevel level_from_glog(char c) {
+  switch (c) {
+    case 'I': return LineLevel::info;
+    case 'W': return LineLevel::warn;
+    case 'E': return LineLevel::error;
+    case 'F': return LineLevel::fatal;
+    default: return LineLevel::unknown;
+  }
+}
+
+// "<file>:<line>" token (no spaces): "ProcessGroupNCCL.cpp:629", "transport/net_ib.cc:1695".
+bool source_token(Cursor& c, std::string_view& tok) {
+  std::size_t start = c.i, j = c.i;
+  while (j < c.s.size() && c.s[j] != ' ' && c.s[j] != ']' && c.s[j] != ':') ++j;
+  if (j == start || j + 1 >= c.s.size() || c.s[j] != ':' || !is_digit(c.s[j + 1])) return false;
+  ++j;
+  while (j < c.s.size() && is_digit(c.s[j])) ++j;
+  tok = c.s.substr(start, j - start);
+  c.i = j;
+  return true;
+}
+
+// After "host:pid:tid " or "[dev] ": [dev] [ms] [file:line [(func)]] NCCL LEVEL msg
+bool nccl_tail(Cursor& c, State& st, bool want_dev) {
+  Cursor t = c;
+  if (want_dev && t.peek() == '[') {
+    Cursor d = t;
+    ++d.i;
+    bool neg = d.eat('-');
+    int dev;
+    if (d.num(dev) && d.eat(']') && d.eat(' ')) {
+      st.out.cuda_dev = neg ? -dev : dev;
+      t = d;
+    }
+  }
+  if (is_digit(t.peek())) {  // TRACE: milliseconds since init, "12.345 "
+    Cursor m = t;
+    long long v;
+    if (m.num(v) && m.eat('.') && m.num(v) && m.eat(' ')) t = m;
+  }
+  std::string_view src;
+  if (t.peek() != 'N' || !t.eat("NCCL ")) {
+    Cursor f = t;
+    if (source_token(f, src) && f.eat(' ')) {
+      if (f.peek() == '(') {  // 2.30: "(func) "
+        std::size_t close = f.s.find(") ", f.i);
+        if (close == std::string_view::npos || close - f.i > 200) return false;
+        f.i = close + 2;
+      }
+      t = f;
+    }
+    if (!t.eat("NCCL ")) return false;
+  }
+  LineLevel lvl;
+  if (t.eat("INFO")) lvl = LineLevel::info;
+  else if (t.eat("WARN")) lvl = LineLevel::warn;
+  else if (t.eat("TRACE") || t.eat("CALL")) lvl = LineLevel::info;
+  else if (t.eat("ERROR")) lvl = LineLevel::error;
+  else return false;
+  if (!t.end() && !t.eat(' ')) return false;
+  st.out.level = lvl;
+  st.out.nccl = true;
+  if (!src.empty()) st.out.source = src;
+  c = t;
+  return true;
+}
+
+// "host:pid:tid [dev] ..." — the common NCCL line.
+bool nccl_line(Cursor& c, State& st) {
+  Cursor t = c;
+  std::size_t j = t.i, lim = std::min(t.s.size(), t.i + 256);
+  while (j < lim && t.s[j] != ':' && t.s[j] != ' ' && t.s[j] != '\t') ++j;
+  if (j == t.i || j >= lim || t.s[j] != ':') return false;
+  std::string_view host = t.s.substr(t.i, j - t.i);
+  t.i = j + 1;
+  int pid, tid;
+  if (!t.num(pid) || !t.eat(':') || !t.num(tid) || !t.eat(' ')) return false;
+  if (!nccl_tail(t, st, true)) return false;
+  st.out.host.emplace(host);  // NCCL's host is the machine's name: it wins over a Ray ip
+  if (!st.out.pid) st.out.pid = pid;
+  st.out.tid = tid;
+  c = t;
+  return true;
+}
+
+// Glog body after the level letter: "[MMDD|MDD] [hh:mm:ss.frac] [tid] file:line" up to ']'.
+bool glog_body(Cursor& t, State& st, char lvl, bool bracketed) {
+  long long md;
+  Cursor start = t;
+  bool has_date = t.num(md, 3, 4);
+  if (has_date && !t.eat(' ')) return false;
+  double clk = 0;
+  bool has_time = false;
+  if (has_date) {
+    has_time = scan::parse_time_of_day(t, clk);
+    if (has_time && !t.eat(' ')) return false;
+  } else if (!bracketed || !t.eat(' ')) {
+    return false;
+  }
+  std::string_view time_text = start.s.substr(start.i, t.i - start.i);
+  if (has_time && is_digit(t.peek())) {  // classic glog thread id
+    Cursor k = t;
+    int tid;
+    if (k.num(tid) && k.eat(' ')) {
+      st.out.tid = tid;
+      t = k;
+    }
+  }
+  std::string_view src;
+  if (!source_token(t, src) || !t.eat(']')) return false;
+  t.eat(' ');
+  st.out.level = level_from_glog(lvl);
+  st.out.source = src;
+  if (has_date) {
+    while (!time_text.empty() && time_text.back() == ' ') time_text.remove_suffix(1);
+    st.time_text(time_text);
+  }
+  if (has_time) st.clock(clk);
+  return true;
+}
+
+// "[date time(.frac)(zone)( extra)] " — bracketed ISO timestamps (NCCL 2.26+, determined, SGLang).
+bool bracket_iso(Cursor& t, State& st) {
+  Cursor c = t;
+  ++c.i;
+  double epoch, clk;
+  std::size_t begin = c.i;
+  if (!scan::parse_iso_datetime(c, epoch, clk)) return false;
+  std::string_view tt = c.s.substr(begin, c.i - begin);
+  std::size_t close = c.s.find(']', c.i);
+  if (close == std::string_view::npos || close - c.i > 32) return false;
+  c.i = close + 1;
+  c.eat(' ');
+  st.time_text(tt);
+  st.epoch(epoch);
+  st.clock(clk);
+  t = c;
+  return true;
+}
+
+// Every layer that starts with '['.
+bool bracket_layer(Cursor& c, State& st, bool first) {
+  Cursor t = c;
+  ++t.i;
+  char a = t.peek();
+  if (is_digit(a)) {
+    if (bracket_iso(c, st)) return true;
+    // mpirun --tag-output "[1,3]<stdout>:"
+    int job, r;
+    Cursor m = t;
+    if (m.num(job) && m.eat(',') && m.num(r) && m.eat(']') && (m.eat("<stdout>:") || m.eat("<stderr>:") || m.eat("<stddiag>:"))) {
+      st.rank(r);
+      c = m;
+      return true;
+    }
+    // "[3] include/shm.h:28 NCCL WARN" — NCCL without host (the number is the CUDA device)
+    Cursor n = c;
+    if (nccl_tail(n, st, true)) {
+      c = n;
+      return true;
+    }
+  }
+  if (is_digit(a) || a == ' ') {
+    // dmesg "[12345.678901] " / "[  +0.000316] ": seconds since boot, only kept as text.
+    Cursor k = t;
+    k.spaces();
+    k.eat('+');
+    long long v;
+    if (k.num(v) && k.eat('.') && k.num(v) && k.eat(']')) {
+      std::string_view tt = c.s.substr(c.i + 1, k.i - c.i - 2);
+      while (!tt.empty() && tt.front() == ' ') tt.remove_prefix(1);
+      st.time_text(tt);
+      k.eat(' ');
+      c = k;
+      return true;
+    }
+    return false;
+  }
+  // glog "[E809 14:59:30.411 file.cc:629]" / "[E file.cc:828]"
+  if ((a == 'I' || a == 'W' || a == 'E' || a == 'F') && (is_digit(t.peek(1)) || t.peek(1) == ' ')) {
+    Cursor g = t;
+    ++g.i;
+    if (glog_body(g, st, a, true)) {
+      c = g;
+      return true;
+    }
+  }
+  // torchrun "[rank3]:" (global) / "[default3]:" (role + local rank)
+  if (is_alpha(a)) {
+    Cursor w = t;
+    while (is_alpha(w.peek()) || w.peek() == '_') ++w.i;
+    std::string_view word = w.s.substr(t.i, w.i - t.i);
+    int n;
+    if (w.num(n) && w.eat(']') && w.eat(':')) {
+      if (word == "rank") st.rank(n);
+      else if (!st.out.local_rank) st.out.local_rank = n;
+      w.eat(' ');
+      c = w;
+      return true;
+    }
+  }
+  // "[Rank 2] " and determined's "[rank=1] || "
+  {
+    Cursor w = t;
+    int n;
+    if ((w.eat("Rank ") || w.eat("rank=")) && w.num(n) && w.eat(']')) {
+      st.rank(n);
+      w.eat(' ');
+      w.eat("|| ");
+      c = w;
+      return true;
+    }
+  }
+  // "[PG ID 0 PG GUID 0(default_pg) Rank 2] "
+  if (t.eat("PG ")) {
+    std::size_t close = t.s.find(']', t.i);
+    if (close == std::string_view::npos || close - t.i > 200) return false;
+    std::size_t rk = t.s.rfind(" Rank ", close);
+    if (rk != std::string_view::npos && rk >= t.i) {
+      Cursor r{t.s, rk + 6};
+      int n;
+      if (r.num(n) && r.i == close) st.rank(n);
+    }
+    c.i = close + 1;
+    c.eat(' ');
+    return true;
+  }
+  // dmesg -T "[Mon Mar  3 10:00:00 2025] "
+  if (is_alpha(a) && t.peek(3) == ' ') {
+    Cursor k = t;
+    k.i += 4;
+    int mon = scan::month_from_abbrev(k.s.substr(k.i, 3));
+    if (mon == 0) return false;
+    k.i += 3;
+    int day, year;
+    double clk;
+    if (!k.spaces() || !k.num(day, 1, 2) || !k.eat(' ') || !scan::parse_time_of_day(k, clk) || !k.eat(' ') ||
+        !k.num(year, 4, 4) || !k.eat(']'))
+      return false;
+    st.time_text(c.s.substr(c.i + 1, k.i - c.i - 2));
+    st.epoch(static_cast<double>(scan::days_from_civil(year, mon, day)) * 86400.0 + clk);
+    st.clock(clk);
+    k.eat(' ');
+    c = k;
+    return true;
+  }
+  (void)first;
+  return false;
+}
+
+// Ray "(WorkerDict pid=835, ip=172.26.143.83) " / "(VllmWorker rank=3 pid=1090) "
+bool ray_layer(Cursor& c, State& st) {
+  std::size_t close = c.s.find(')', c.i);
+  if (close == std::string_view::npos || close - c.i > 200) return false;
+  std::string_view in = c.s.substr(c.i + 1, close - c.i - 1);
+  std::size_t p = in.find("pid=");
+  if (p == std::string_view::npos || (p > 0 && in[p - 1] != ' ' && in[p - 1] != ',')) return false;
+  auto value = [&](std::string_view key) -> std::string_view {
+    std::size_t k = 0;
+    while ((k = in.find(key, k)) != std::string_view::npos) {
+      if (k == 0 || in[k - 1] == ' ' || in[k - 1] == ',') {
+        std::size_t e = k + key.size();
+        while (e < in.size() && in[e] != ',' && in[e] != ' ') ++e;
+        return in.substr(k + key.size(), e - k - key.size());
+      }
+      k += key.size();
+    }
+    return {};
+  };
+  auto to_int = [](std::string_view v, int& out) {
+    Cursor k{v};
+    return k.num(out) && k.end();
+  };
+  int n;
+  if (to_int(value("pid="), n) && !st.out.pid) st.out.pid = n;
+  if (to_int(value("rank="), n)) st.rank(n);
+  std::string_view ip = value("ip=");
+  if (!ip.empty() && !st.out.host) st.out.host.emplace(ip);
+  c.i = close + 1;
+  c.eat(' ');
+  return true;
+}
+
+// vLLM "INFO 06-05 06:18:13 [file.py:470] " (and the older "... file.py:470] "); SGLang
+// "INFO server_args.py:1697: ".
+bool python_level_layer(Cursor& c, State& st) {
+  static constexpr std::pair<std::string_view, LineLevel> kLevels[] = {
+      {"INFO ", LineLevel::info},   {"WARNING ", LineLevel::warn},    {"WARN ", LineLevel::warn},
+      {"ERROR ", LineLevel::error}, {"CRITICAL ", LineLevel::fatal}, {"DEBUG ", LineLevel::info}};
+  Cursor t = c;
+  LineLevel lvl = LineLevel::unknown;
+  for (const auto& [w, l] : kLevels) {
+    if (t.eat(w)) {
+      lvl = l;
+      break;
+    }
+  }
+  if (lvl == LineLevel::unknown) return false;
+  if (!is_digit(t.peek())) {  // SGLang after its timestamp: "INFO server_args.py:1697: "
+    std::string_view src;
+    if (!source_token(t, src) || !t.eat(": ")) return false;
+    st.out.level = lvl;
+    st.out.source = src;
+    c = t;
+    return true;
+  }
+  std::size_t tb = t.i;
+  int mo, d;
+  double clk;
+  if (!t.num(mo, 2, 2) || !t.eat('-') || !t.num(d, 2, 2) || !t.eat(' ') || !scan::parse_time_of_day(t, clk))
+    return false;
+  std::string_view tt = t.s.substr(tb, t.i - tb);
+  if (!t.eat(' ')) return false;
+  std::string_view src;
+  bool br = t.eat('[');
+  if (!source_token(t, src) || !t.eat(']')) return false;
+  (void)br;
+  t.eat(' ');
+  st.out.level = lvl;
+  st.out.source = src;
+  st.time_text(tt);
+  st.clock(clk);
+  c = t;
+  return true;
+}
+
+// Unbracketed glog "E0809 14:59:30.411244 12345 file.cc:629] "
+bool glog_plain_layer(Cursor& c, State& st) {
+  char a = c.peek();
+  if (!(a == 'I' || a == 'W' || a == 'E' || a == 'F') || !is_digit(c.peek(1))) return false;
+  Cursor t = c;
+  ++t.i;
+  if (!glog_body(t, st, a, false)) return false;
+  c = t;
+  return true;
+}
+
+// journal/syslog "Mar 03 10:00:00 host kernel: " / "Mar  3 10:00:00 host tag[pid]: "
+bool syslog_layer(Cursor& c, State& st) {
+  int mon = scan::month_from_abbrev(c.s.substr(c.i, 3));
+  if (mon == 0 || c.peek(3) != ' ') return false;
+  Cursor t = c;
+  t.i += 4;
+  t.spaces();
+  int day;
+  double clk;
+  std::size_t tb = c.i;
+  if (!t.num(day, 1, 2) || !t.eat(' ') || !scan::parse_time_of_day(t, clk)) return false;
+  std::string_view tt = t.s.substr(tb, t.i - tb);
+  if (!t.eat(' ')) return false;
+  std::size_t hs = t.i;
+  while (!t.end() && t.peek() != ' ' && t.peek() != ':') ++t.i;
+  std::string_view host = t.s.substr(hs, t.i - hs);
+  if (host.empty() || !t.eat(' ')) return false;
+  std::size_t colon = t.s.find(": ", t.i);
+  if (colon == std::string_view::npos || colon - t.i > 64) return false;
+  std::string_view tag = t.s.substr(t.i, colon - t.i);
+  if (tag.find(' ') != std::string_view::npos) return false;
+  std::size_t lb = tag.find('[');
+  if (lb != std::string_view::npos && tag.back() == ']') {
+    Cursor p{tag, lb + 1};
+    int pid;
+    if (p.num(pid) && !st.out.pid) st.out.pid = pid;
+  }
+  t.i = colon + 2;
+  if (!st.out.host) st.out.host.emplace(host);
+  st.time_text(tt);
+  st.clock(clk);
+  c = t;
+  return true;
+}
+
+// determined's "fa88a9df [rank=1] || " (after its timestamp): an 8-hex container id.
+bool hex_id_layer(Cursor& c) {
+  if (c.peek(8) != ' ' || c.peek(9) != '[') return false;
+  for (int k = 0; k < 8; ++k)
+    if (!scan::is_hex(c.peek(k))) return false;
+  if (c.s.substr(c.i + 9, 6) != "[rank=") return false;
+  c.i += 9;
+  return true;
+}
+
+}  // namespace
+
+LinePrefix parse_prefix(std::string_view line) {
+  LinePrefix out;
+  State st{out};
+  Cursor c{line};
+  for (int layer = 0; layer < 12 && !c.end(); ++layer) {
+    const std::size_t before = c.i;
+    const char a = c.peek();
+    bool ok = false;
+    if (a == '[') {
+      ok = bracket_layer(c, st, layer == 0);
+    } else if (a == '(') {
+      ok = ray_layer(c, st);
+    } else {
+      if (layer == 0 && (is_digit(a) || a == ' ')) {  // srun --label "3: " / "  3: "
+        Cursor t = c;
+        t.spaces();
+        int r;
+        if (t.num(r, 1, 6) && t.eat(": ")) {
+          st.rank(r);
+          c = t;
+          continue;
+        }
+      }
+      if (is_digit(a)) {  // "2024-05-01 12:00:00,123 " (Python logging, journal -o short-iso)
+        Cursor t = c;
+        double epoch, clk;
+        if (scan::parse_iso_datetime(t, epoch, clk) && t.eat(' ')) {
+          st.time_text(line.substr(c.i, t.i - 1 - c.i));
+          st.epoch(epoch);
+          st.clock(clk);
+          c = t;
+          continue;
+        }
+      }
+      if (a >= 'A' && a <= 'Z') {
+        ok = python_level_layer(c, st) || glog_plain_layer(c, st) || syslog_layer(c, st);
+        if (!ok && a == 'N') ok = nccl_tail(c, st, false);  // bare "NCCL WARN msg"
+      }
+      if (!ok && hex_id_layer(c)) ok = true;
+      if (!ok && nccl_line(c, st)) ok = true;
+      if (!ok && a != ' ' && a != '\t') {  // "misc/ibvwrap.cc:278 NCCL WARN ..." (no host)
+        Cursor t = c;
+        std::string_view src;
+        if (source_token(t, src) && t.eat(' ') && t.peek() == 'N') {
+          Cursor n = c;
+          if (nccl_tail(n, st, false)) {
+            c = n;
+            ok = true;
+          }
+        }
+      }
+    }
+    if (!ok || c.i == before) break;
+    if (out.nccl) break;  // NCCL's prefix is always the innermost one
+  }
+  out.message = c.rest();
+  return out;
+}
+
+}  // namespace ncdx::analyze

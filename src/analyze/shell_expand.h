@@ -1,0 +1,35 @@
+#pragma once
+// Static expansion of bash words: quote removal, $VAR / ${VAR} / ${VAR:-default} / ${VAR-d} /
+// ${VAR:=d} / ${VAR:+alt}, $((arithmetic)) and field splitting of unquoted expansions. What
+// cannot be known without running the script ($(...), `...`, $1, arrays, a variable set inside
+// if/for/case) is reported as unresolved, never guessed.
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ncdx::analyze {
+
+// A variable's value as far as the script is known: nullopt value = set, but not statically known.
+struct ShellVarValue {
+  std::optional<std::string> value;
+  std::string why_unknown;  // when value is nullopt
+};
+
+// nullopt = never set.
+using ShellLookup = std::function<std::optional<ShellVarValue>(const std::string& name)>;
+
+struct Expansion {
+  std::vector<std::string> fields;       // after field splitting (usually one)
+  std::vector<std::string> unresolved;   // reasons ("$(date) is a command substitution")
+  std::vector<std::string> undefined;    // variables used but never set (expanded to "")
+  bool positional_all = false;           // the word was $@ / "$@" / $*
+};
+
+Expansion expand_word(std::string_view raw, const ShellLookup& lookup);
+
+// $((...)) body; nullopt with a reason when it uses something unknown or is malformed.
+std::optional<long long> eval_arith(std::string_view expr, const ShellLookup& lookup, std::string* why);
+
+}  // namespace ncdx::analyze

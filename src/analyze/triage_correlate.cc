@@ -1,0 +1,138 @@
+#include "analyze/triage_correlate.h"
+
+#include <algorithm>
+#include <set>
+
+#include "analyze/triage_derived.h"
+
+namespace ncdx::analyze {
+namespace {
+using knowledge::Role;
+
+
+
+core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) {
+  core::Evidence e;
+  e.file = ev.file < input.files.size() ? input.files[ev.file] : std::string();
+  e.line = ev.line;
+  e.rank = ev.rank;
+  e.host = ev.host;
+  if (!ev.time_text.empty()) e.time = ev.time_text;
+  e.text = ev.text;
+  return e;
+}
+
+ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig, const InputSummary& input,
+                        std::size_t max_evidence) {
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = sig.id;
+  f.klass = sig.klass;
+  f.severity = sig.severity;
+  f.title = sig.title;
+  const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
+  f.summary = knowledge::render_cause(sig, first.fields);
+  f.culprit.ranks.assign(h.ranks.begin(), h.ranks.end());
+  // A symptom that names its peer ("remote process exited", "connection closed by peer X")
+  // points at the peer, not at the rank that printed it.
+  std::set<std::string> peers;
+  for (const auto& ev : h.samples)
+    for (const char* k : {"peer", "peer_ip", "remote"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) peers.insert(it->second);
+  if (sig.role == Role::symptom && !peers.empty()) {
+    f.culprit.hosts.assign(peers.begin(), peers.end());
+    f.culprit.ranks.clear();
+  } else {
+    f.culprit.hosts.assign(h.hosts.begin(), h.hosts.end());
+    if (!peers.empty()) f.culprit.component = "link to " + *peers.begin();
+  }
+  std::set<std::string> devices;
+  for (const auto& ev : h.samples) {
+    for (const char* k : {"pci", "busid", "bus_id", "device", "hca", "gpu"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) devices.insert(it->second);
+    if (ev.cuda_dev) devices.insert((ev.host ? *ev.host + " " : std::string()) + "cuda:" + std::to_string(*ev.cuda_dev));
+  }
+  f.culprit.devices.assign(devices.begin(), devices.end());
+  if (f.culprit.devices.size() > 16) f.culprit.devices.resize(16);
+  f.evidence.push_back(to_evidence(first, input));
+  for (const auto& ev : h.samples) {
+    if (f.evidence.size() >= max_evidence) break;
+    if (ev.order != first.order) f.evidence.push_back(to_evidence(ev, input));
+  }
+  f.fixes = sig.fixes;
+  double conf = 0.5 + sig.priority / 250.0 + (sig.role == Role::cause ? 0.1 : 0.0) + (h.count > 1 ? 0.03 : 0.0);
+  f.confidence = std::min(0.95, conf);
+  sf.score = sig.priority + (sig.role == Role::cause ? 15.0 : 0.0);
+  return sf;
+}
+
+bool first_before(const TriageEvent& a, const TriageEvent& b) {
+  if (a.time && b.time && a.time_is_epoch == b.time_is_epoch) return *a.time < *b.time;
+  return a.order < b.order;
+}
+
+}  // namespace
+
+TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
+                       const CorrelateOptions& opts, std::vector<ScoredFinding> extra) {
+  TriageResult out;
+  out.topology = scan.topology;
+  out.input = scan.input;
+  for (const auto& [key, p] : scan.processes) {
+    if (p.rank) merge_facts(out.ranks[*p.rank], p);
+    else if (p.lines > 0 && (p.nccl_version || p.error_lines || p.timeout_op || p.init_start)) out.unranked.push_back(p);
+  }
+
+  // Signature findings; the earliest error-or-worse hit gets a small bonus: the first failure
+  // usually explains what follows it.
+  std::vector<ScoredFinding> all;
+  const TriageEvent* earliest_error = nullptr;
+  std::size_t earliest_idx = 0;
+  for (std::size_t i = 0; i < scan.hits.size(); ++i) {
+    const auto& h = scan.hits[i];
+    const auto& sig = sigs.all()[h.sig];
+    if (sig.role == Role::context || !h.earliest) continue;
+    if (sig.severity >= core::Severity::error && sig.role == Role::cause &&
+        (!earliest_error || first_before(*h.earliest, *earliest_error))) {
+      earliest_error = &*h.earliest;
+      earliest_idx = all.size();
+    }
+    all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
+  }
+  if (earliest_error) all[earliest_idx].score += 5;
+
+  auto derived = derive_findings(out.ranks, out.unranked, scan.topology, scan.input, opts);
+  const ScoredFinding* cascade = nullptr;
+  for (auto& d : derived) all.push_back(std::move(d));
+  for (auto& e : extra) all.push_back(std::move(e));
+  for (const auto& f : all)
+    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
+
+  std::stable_sort(all.begin(), all.end(), [](const ScoredFinding& a, const ScoredFinding& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.finding.severity > b.finding.severity;
+  });
+
+  if (all.empty()) {
+    out.verdict.id = "triage.none";
+    out.verdict.klass = "none";
+    out.verdict.severity = core::Severity::info;
+    out.verdict.title = "No failure signature found";
+    out.verdict.summary = "Read " + std::to_string(scan.input.lines) + " lines from " +
+                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure.";
+    out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
+    return out;
+  }
+  out.verdict = all.front().finding;
+  // The cascade analysis knows who was not waiting; when the verdict names a cause but no rank,
+  // those ranks are the best culprit we have.
+  if (cascade && out.verdict.id != cascade->finding.id && out.verdict.culprit.ranks.empty() &&
+      out.verdict.culprit.hosts.empty()) {
+    out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
+    out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
+  }
+  for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
+  return out;
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,334 @@
+#include "analyze/triage_derived.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "core/strings.h"
+
+namespace ncdx::analyze {
+namespace {
+
+std::string rank_list(const std::set<int>& ranks, std::size_t max = 16) {
+  // Compresses runs: 0-7,9,12-15
+  std::string out;
+  std::vector<int> v(ranks.begin(), ranks.end());
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(v[i]);
+    if (j > i) out += "-" + std::to_string(v[j]);
+    i = j + 1;
+    if (++shown >= max && i < v.size()) {
+      out += ",…";
+      break;
+    }
+  }
+  return out;
+}
+
+core::Evidence fact_evidence(const ProcessFacts& p, const std::string& text) {
+  core::Evidence e;
+  e.file = p.files.empty() ? std::string() : *p.files.begin();
+  e.rank = p.rank;
+  e.host = p.host;
+  e.text = text;
+  return e;
+}
+
+std::optional<ScoredFinding> version_skew(const std::map<int, ProcessFacts>& ranks,
+                                          const std::vector<ProcessFacts>& unranked) {
+  std::map<std::string, std::vector<const ProcessFacts*>> by_version;
+  for (const auto& [r, p] : ranks)
+    if (p.nccl_version) by_version[*p.nccl_version].push_back(&p);
+  for (const auto& p : unranked)
+    if (p.nccl_version) by_version[*p.nccl_version].push_back(&p);
+  if (by_version.size() < 2) return std::nullopt;
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.version-skew";
+  f.klass = "version-mismatch";
+  f.severity = core::Severity::error;
+  f.title = "Different NCCL versions across ranks";
+  // The minority version is the likely odd one out (a node with a different container/image).
+  std::size_t most = 0;
+  for (const auto& [v, ps] : by_version) most = std::max(most, ps.size());
+  std::vector<std::string> parts;
+  for (const auto& [v, ps] : by_version) {
+    std::set<int> rs;
+    std::set<std::string> hs;
+    for (const auto* p : ps) {
+      if (p->rank) rs.insert(*p->rank);
+      if (p->host) hs.insert(*p->host);
+    }
+    parts.push_back(v + " on " + (hs.empty() ? "ranks " + rank_list(rs) : core::join({hs.begin(), hs.end()}, ",")));
+    bool minority = ps.size() < most || (ps.size() == most && by_version.size() > 1 && v != by_version.rbegin()->first);
+    if (minority) {
+      f.culprit.ranks.insert(f.culprit.ranks.end(), rs.begin(), rs.end());
+      f.culprit.hosts.insert(f.culprit.hosts.end(), hs.begin(), hs.end());
+    }
+    f.evidence.push_back(fact_evidence(*ps.front(), "NCCL version " + v));
+  }
+  f.summary = "Ranks loaded different NCCL libraries (" + core::join(parts, "; ") +
+              "). NCCL requires the same version on every rank of a communicator; mixed versions fail at init or "
+              "hang/corrupt in collectives.";
+  f.fixes = {{"Use one container image / one NCCL build on every node; check which libnccl each rank loads "
+              "(torch bundles its own in nvidia-nccl-cu*, LD_LIBRARY_PATH or LD_PRELOAD can override it)",
+              std::nullopt, "python -c 'import torch; print(torch.cuda.nccl.version())'", std::nullopt,
+              "reference/nccl_facts.md §4.2"},
+             {"Run `ncdx doctor` on each node: it lists every libnccl a job could load and flags skew", std::nullopt,
+              "ncdx doctor", std::nullopt, std::nullopt}};
+  f.confidence = 0.8;
+  sf.score = 85;
+  return sf;
+}
+
+std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
+  bool socket = false;
+  for (const auto& n : topo.networks) socket |= n.rfind("Socket", 0) == 0;
+  if (!socket && topo.networks.empty() && !topo.socket_ifs.empty() && topo.ib_devices.empty()) socket = true;
+  if (!socket) return std::nullopt;
+  bool ib_if = false;
+  for (const auto& s : topo.socket_ifs) ib_if |= s.rfind("ib", 0) == 0;
+  bool ib_present = topo.verbs_missing || topo.ib_no_device || ib_if || !topo.ib_devices.empty() || topo.ib_disabled_by_env;
+  if (!ib_present) return std::nullopt;
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.socket-fallback-on-ib";
+  f.klass = "network-ib";
+  f.severity = core::Severity::warn;
+  f.title = "NCCL fell back to TCP sockets on a node with InfiniBand/RoCE";
+  std::string why = topo.verbs_missing        ? "libibverbs could not be loaded"
+                    : topo.ib_disabled_by_env ? "NCCL_IB_DISABLE=1 is set"
+                    : topo.ib_no_device       ? "NET/IB found no usable device"
+                                              : "IB is present (an ib* interface carries the socket traffic)";
+  f.summary = "NCCL uses the Socket transport although " + why +
+              "; inter-node collectives then run over TCP at a fraction of the IB bandwidth (and time out at scale).";
+  std::string ifs = core::join({topo.socket_ifs.begin(), topo.socket_ifs.end()}, " ");
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        "NET/Socket : Using " + ifs + (topo.verbs_missing ? " (Failed to open libibverbs)" : "")});
+  f.fixes = {{"Install the verbs userspace in the container (rdma-core: libibverbs1, ibverbs-providers) and pass "
+              "the devices through (--device=/dev/infiniband, --cap-add=IPC_LOCK, --ulimit memlock=-1)",
+              std::nullopt, "apt-get install -y libibverbs1 ibverbs-providers", std::nullopt, std::nullopt},
+             {"Do not set NCCL_IB_DISABLE=1 on an IB/RoCE cluster; confirm `NCCL INFO Using network IB` in the log",
+              "NCCL_IB_DISABLE=0", std::nullopt, std::nullopt, "reference/nccl_facts.md §4.3"}};
+  f.confidence = 0.75;
+  sf.score = 55;
+  return sf;
+}
+
+struct TimeoutView {
+  std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped;
+  std::optional<long long> seq, timeout_ms, ran_for_ms;
+  std::string op;
+};
+
+TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
+  TimeoutView v;
+  std::map<long long, int> seq_count;
+  int nranks = 0;
+  for (const auto& [r, p] : ranks) {
+    if (p.nranks) nranks = std::max(nranks, *p.nranks);
+    if (p.timeout_seq || p.timeout_op || p.ran_for_ms) {
+      v.reporters.insert(r);
+      if (p.timeout_seq) ++seq_count[*p.timeout_seq];
+      if (p.timeout_op && v.op.empty()) v.op = *p.timeout_op;
+      if (p.timeout_ms && !v.timeout_ms) v.timeout_ms = p.timeout_ms;
+      if (p.ran_for_ms && !v.ran_for_ms) v.ran_for_ms = p.ran_for_ms;
+    }
+  }
+  if (v.reporters.empty()) return v;
+  int best = 0;
+  for (const auto& [s, c] : seq_count)
+    if (c > best) best = c, v.seq = s;
+  std::set<int> known;
+  for (const auto& [r, p] : ranks) known.insert(r);
+  for (int r = 0; r < nranks && r < 100000; ++r) known.insert(r);
+  for (int r : known)
+    if (!v.reporters.count(r)) v.non_reporters.insert(r);
+  for (const auto& [r, p] : ranks) {
+    if (p.timeout_seq && v.seq && *p.timeout_seq != *v.seq) v.odd_seq.insert(r);
+    if (v.seq && p.last_completed && *p.last_completed < *v.seq - 1) v.stuck.insert(r);
+  }
+  // COLL progress: ranks whose last opCount is behind the others never issued the collective.
+  std::optional<long long> max_op;
+  for (const auto& [r, p] : ranks)
+    if (p.last_opcount) max_op = std::max(max_op.value_or(*p.last_opcount), *p.last_opcount);
+  if (max_op)
+    for (const auto& [r, p] : ranks)
+      if (p.last_opcount && *p.last_opcount < *max_op) v.behind.insert(r);
+  bool any_complete = false;
+  for (const auto& [r, p] : ranks) any_complete |= p.init_complete;
+  if (any_complete)
+    for (const auto& [r, p] : ranks)
+      if (p.init_start && !p.init_complete) v.never_init.insert(r);
+  // Ranks that went quiet long before the others (killed, OOM, stuck): compare last timestamps.
+  std::vector<double> lasts;
+  for (const auto& [r, p] : ranks)
+    if (p.last_time && p.time_is_epoch) lasts.push_back(*p.last_time);
+  if (lasts.size() >= 3) {
+    std::sort(lasts.begin(), lasts.end());
+    double median = lasts[lasts.size() / 2];
+    double gap = v.timeout_ms ? static_cast<double>(*v.timeout_ms) / 2000.0 : 120.0;
+    for (const auto& [r, p] : ranks)
+      if (p.last_time && p.time_is_epoch && *p.last_time < median - std::max(gap, 60.0)) v.stopped.insert(r);
+  }
+  return v;
+}
+
+std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& ranks) {
+  auto v = timeout_view(ranks);
+  if (v.reporters.empty()) return std::nullopt;
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.timeout-cascade";
+  f.klass = "timeout-hang";
+  f.severity = core::Severity::error;
+  f.title = "Collective timeout: ranks waited for peers that never joined";
+
+  std::set<int> culprits;
+  std::vector<std::string> why;
+  auto add = [&](const std::set<int>& s, const std::string& text) {
+    if (s.empty()) return;
+    culprits.insert(s.begin(), s.end());
+    why.push_back("rank " + rank_list(s) + " " + text);
+  };
+  add(v.behind, "issued fewer collectives (COLL opCount behind the others)");
+  add(v.stuck, "last completed an earlier collective than the one the others time out on");
+  add(v.never_init, "never printed Init COMPLETE");
+  add(v.stopped, "stopped logging long before the others (killed, crashed or stuck)");
+  if (v.odd_seq.size() * 2 < v.reporters.size()) add(v.odd_seq, "timed out on a different SeqNum (a desynchronised collective sequence)");
+  // Ranks that never report the timeout everyone else reports are not waiting: they are elsewhere.
+  if (!v.non_reporters.empty() && v.non_reporters.size() < v.reporters.size())
+    add(v.non_reporters, "did not report the timeout the others report");
+
+  std::string stage;
+  if (v.seq && *v.seq <= 3)
+    stage = "The first collectives (SeqNum " + std::to_string(*v.seq) +
+            ") never completed: a peer was still starting (bootstrap, network setup, slow model load) or never reached it.";
+  else if (v.seq)
+    stage = "It happened mid-run (SeqNum " + std::to_string(*v.seq) +
+            "): a rank diverged (a rank-conditional collective), died, or fell far behind (straggler).";
+  if (v.ran_for_ms && v.timeout_ms && *v.timeout_ms > 0 &&
+      std::abs(static_cast<double>(*v.ran_for_ms - *v.timeout_ms)) < 0.1 * static_cast<double>(*v.timeout_ms))
+    stage += " The collective made no progress until the watchdog fired (" + std::to_string(*v.timeout_ms / 1000) +
+             " s): a hang, not slowness.";
+
+  f.summary = std::to_string(v.reporters.size()) + " rank(s) (" + rank_list(v.reporters) + ") timed out" +
+              (v.op.empty() ? "" : " in " + v.op) + ". " + stage +
+              (why.empty() ? " No log names the rank at fault; the ranks that were not waiting are the suspects."
+                           : " Suspects: " + core::join(why, "; ") + ".");
+  f.culprit.ranks.assign(culprits.begin(), culprits.end());
+  for (int r : culprits)
+    if (auto it = ranks.find(r); it != ranks.end() && it->second.host &&
+                                 std::find(f.culprit.hosts.begin(), f.culprit.hosts.end(), *it->second.host) == f.culprit.hosts.end())
+      f.culprit.hosts.push_back(*it->second.host);
+  f.fixes = {
+      {"Look at what the suspect ranks were doing: their own logs, a stack dump (py-spy dump --pid PID), or the Flight "
+       "Recorder dump (ncdx triage --fr DIR)",
+       "TORCH_NCCL_TRACE_BUFFER_SIZE=2000", "py-spy dump --pid <pid>", "PyTorch ≥ 2.2 (Flight Recorder)", std::nullopt},
+      {"Make every rank issue the same collectives in the same order: no collective (barrier, all_reduce, metric sync, "
+       "checkpoint save) inside `if rank == 0:`",
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
+      {"If one rank legitimately needs longer once (data preprocessing, loading a huge checkpoint), raise the process-group "
+       "timeout for that phase; a bigger timeout does not fix a real hang",
+       std::nullopt, "torch.distributed.init_process_group(..., timeout=datetime.timedelta(minutes=60))", std::nullopt,
+       "reference/nccl_facts.md §2.3"},
+      {"Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL to see each rank's last collective", "NCCL_DEBUG=INFO",
+       std::nullopt, std::nullopt, std::nullopt}};
+  for (int r : v.reporters) {
+    if (f.evidence.size() >= 3) break;
+    const auto& p = ranks.at(r);
+    f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + (p.timeout_seq ? std::to_string(*p.timeout_seq) : "?") +
+                                              " OpType=" + p.timeout_op.value_or("?") +
+                                              (p.ran_for_ms ? " ran for " + std::to_string(*p.ran_for_ms) + " ms" : "")));
+  }
+  for (int r : culprits) {
+    if (f.evidence.size() >= 6) break;
+    const auto& p = ranks.at(r);
+    std::string text = "rank " + std::to_string(r);
+    if (p.last_opcount) text += " last COLL opCount " + std::to_string(*p.last_opcount);
+    if (p.last_completed) text += " last completed work " + std::to_string(*p.last_completed);
+    if (p.init_start && !p.init_complete) text += " never finished init";
+    if (!p.timeout_seq) text += " reported no timeout";
+    f.evidence.push_back(fact_evidence(p, text));
+  }
+  f.confidence = culprits.empty() ? 0.45 : 0.65;
+  sf.score = culprits.empty() ? 25 : 35;
+  return sf;
+}
+
+std::optional<ScoredFinding> timeout_not_applied(const std::map<int, ProcessFacts>& ranks,
+                                                 const std::vector<ProcessFacts>& unranked,
+                                                 const CorrelateOptions& opts) {
+  if (!opts.expect_timeout_s) return std::nullopt;
+  long long want = *opts.expect_timeout_s * 1000;
+  const ProcessFacts* seen = nullptr;
+  long long observed = 0;
+  auto check = [&](const ProcessFacts& p) {
+    for (auto v : {p.timeout_ms, p.configured_timeout_ms})
+      if (v && *v != want && !seen) seen = &p, observed = *v;
+  };
+  for (const auto& [r, p] : ranks) check(p);
+  for (const auto& p : unranked) check(p);
+  if (!seen) return std::nullopt;
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.timeout-not-applied";
+  f.klass = "config-invalid";
+  f.severity = core::Severity::warn;
+  f.title = "The collective timeout you set is not the one in effect";
+  f.summary = "You expect " + std::to_string(*opts.expect_timeout_s) + " s but the process group ran with Timeout(ms)=" +
+              std::to_string(observed) + " (" + std::to_string(observed / 1000) +
+              " s). The setting did not reach init_process_group (PyTorch's NCCL default is 10 min).";
+  f.evidence.push_back(fact_evidence(*seen, "Timeout(ms)=" + std::to_string(observed)));
+  f.fixes = {{"Pass the timeout to init_process_group(timeout=...) — NCCL itself has no collective timeout, and "
+              "NCCL_TIMEOUT is not a variable NCCL reads; in verl set actor_rollout_ref.nccl_timeout (seconds)",
+              std::nullopt, std::nullopt, std::nullopt, "reference/nccl_facts.md §2.3, reference/verl.md"}};
+  f.confidence = 0.9;
+  sf.score = 35;
+  return sf;
+}
+
+std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& ranks) {
+  std::set<int> stuck;
+  bool any_complete = false;
+  bool any_timeout = false;
+  for (const auto& [r, p] : ranks) {
+    any_complete |= p.init_complete;
+    any_timeout |= p.timeout_seq.has_value() || p.timeout_op.has_value();
+    if (p.init_start && !p.init_complete) stuck.insert(r);
+  }
+  if (!any_complete || stuck.empty() || any_timeout) return std::nullopt;  // the cascade covers it
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.init-incomplete";
+  f.klass = "timeout-hang";
+  f.severity = core::Severity::warn;
+  f.title = "Some ranks never finished NCCL communicator init";
+  f.summary = "rank " + rank_list(stuck) + " printed Init START but never Init COMPLETE while others did.";
+  f.culprit.ranks.assign(stuck.begin(), stuck.end());
+  f.fixes = {{"Check the bootstrap network of those ranks (NCCL_SOCKET_IFNAME, firewalls) and their GPU/NIC health (ncdx doctor)",
+              std::nullopt, "ncdx doctor", std::nullopt, std::nullopt}};
+  f.confidence = 0.6;
+  sf.score = 28;
+  return sf;
+}
+
+}  // namespace
+
+std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
+                                           const std::vector<ProcessFacts>& unranked,
+                                           const TopologyFacts& topo, const InputSummary& input,
+                                           const CorrelateOptions& opts) {
+  std::vector<ScoredFinding> out;
+  for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),
+                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks)})
+    if (f) out.push_back(std::move(*f));
+  return out;
+}
+
+}  // namespace ncdx::analyze

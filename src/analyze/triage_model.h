@@ -1,0 +1,111 @@
+#pragma once
+// The data triage accumulates while scanning (events, per-process facts, topology facts) and the
+// result it produces. Plain structs: scanning fills them, correlation reads them, reporters
+// render them.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/finding.h"
+#include "core/result.h"
+
+namespace ncdx::analyze {
+
+// One signature hit on one line.
+struct TriageEvent {
+  std::size_t sig = 0;                        // index into SignatureSet::all()
+  std::map<std::string, std::string> fields;  // named groups of the pattern
+  std::size_t file = 0;                       // index into ScanResult::files
+  long long line = 0;
+  std::uint64_t order = 0;                    // global reading order
+  std::optional<int> rank;
+  std::optional<std::string> host;
+  std::optional<int> pid;
+  std::optional<int> cuda_dev;
+  std::optional<double> time;                 // seconds (epoch or time of day, see time_is_epoch)
+  bool time_is_epoch = false;
+  std::string time_text;
+  std::string text;                           // sanitised, redacted, cut
+};
+
+// All hits of one signature: a few samples in full, the rest counted.
+struct SignatureHits {
+  std::size_t sig = 0;
+  std::size_t count = 0;
+  std::vector<TriageEvent> samples;  // first hits in reading order (bounded)
+  std::optional<TriageEvent> earliest;  // earliest by time when known, else first read
+  std::set<int> ranks;
+  std::set<std::string> hosts;
+};
+
+// What one process (host:pid, or a rank, or a file without either) told us.
+struct ProcessFacts {
+  std::optional<int> rank;
+  std::optional<int> nranks;
+  std::optional<std::string> host;
+  std::optional<int> pid;
+  std::set<int> cuda_devs;
+  std::set<std::string> files;
+  std::optional<std::string> nccl_version;
+  std::optional<std::string> nccl_cuda;        // "+cuda12.4"
+  std::optional<long long> cuda_driver;        // cudaDriverVersion
+  bool init_start = false;
+  bool init_complete = false;
+  std::optional<long long> last_opcount;       // NCCL_DEBUG_SUBSYS=COLL
+  std::optional<std::string> last_coll;        // function of the last COLL line
+  std::optional<long long> timeout_seq;        // watchdog: the SeqNum that timed out
+  std::optional<std::string> timeout_op;
+  std::optional<long long> timeout_ms;
+  std::optional<long long> ran_for_ms;
+  std::optional<long long> last_enqueued;
+  std::optional<long long> last_completed;
+  std::optional<long long> configured_timeout_ms;  // "ProcessGroupNCCL initialization options"
+  std::optional<double> first_time, last_time;
+  bool time_is_epoch = false;
+  long long lines = 0;
+  long long error_lines = 0;
+};
+
+struct TopologyFacts {
+  std::set<std::string> networks;           // "Using network IB"
+  std::set<std::string> ib_devices;         // mlx5_0:1/RoCE
+  std::set<std::string> socket_ifs;         // eth0:10.0.0.1
+  bool ib_no_device = false;                // NET/IB : No device found
+  bool verbs_missing = false;               // Failed to open libibverbs
+  bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
+  std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
+  std::optional<int> max_channels;
+  std::set<std::string> ring_lines;         // first few "Channel 00/02 : 0 1 2 3" orders
+};
+
+struct InputSummary {
+  std::vector<std::string> files;           // display names, index = TriageEvent::file
+  std::vector<core::Status> problems;       // unreadable parts (reported, analysis continues)
+  long long lines = 0;
+  std::uint64_t bytes = 0;
+  long long truncated_lines = 0;
+};
+
+struct ScanResult {
+  InputSummary input;
+  std::vector<SignatureHits> hits;                  // one per signature that matched
+  std::map<std::string, ProcessFacts> processes;    // key: "host:pid", "rank:N" or "file:F"
+  TopologyFacts topology;
+};
+
+// Folds what `src` knows into `dst` (same process seen under two keys, or a rank's processes).
+void merge_facts(ProcessFacts& dst, const ProcessFacts& src);
+
+struct TriageResult {
+  core::Finding verdict;                 // klass "none" when nothing is wrong
+  std::vector<core::Finding> findings;   // secondary findings, strongest first
+  std::map<int, ProcessFacts> ranks;     // per global rank, after merging processes
+  std::vector<ProcessFacts> unranked;    // processes whose rank could not be learned
+  TopologyFacts topology;
+  InputSummary input;
+};
+
+}  // namespace ncdx::analyze

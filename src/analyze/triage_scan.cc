@@ -1,0 +1,216 @@
+#include "analyze/triage_scan.h"
+
+#include <algorithm>
+#include <charconv>
+#include <set>
+
+#include "core/redact.h"
+#include "core/strings.h"
+#include "analyze/triage_facts.h"
+
+namespace ncdx::analyze {
+namespace {
+constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+
+bool earlier(const TriageEvent& a, const TriageEvent& b) {
+  // Times from different clocks (epoch vs time of day) are not comparable: fall back to order.
+  if (a.time && b.time && a.time_is_epoch == b.time_is_epoch) return *a.time < *b.time;
+  return a.order < b.order;
+}
+
+}  // namespace
+
+std::string evidence_text(std::string_view line, std::size_t max_chars) {
+  auto s = core::redact_text(core::sanitize_utf8(core::trim(line)));
+  if (s.size() > max_chars) {
+    s.resize(max_chars);
+    while (!s.empty() && (static_cast<unsigned char>(s.back()) & 0xC0) == 0x80) s.pop_back();
+    if (!s.empty() && (static_cast<unsigned char>(s.back()) & 0x80)) s.pop_back();
+    s += "…";
+  }
+  return s;
+}
+
+Scanner::Scanner(const knowledge::SignatureSet& sigs, ScanOptions opts)
+    : sigs_(sigs), opts_(opts), hit_index_(sigs.all().size(), kNone) {}
+
+std::size_t Scanner::add_file(const std::string& display, const FileHints& hints) {
+  result_.input.files.push_back(display);
+  hints_.push_back(hints);
+  return result_.input.files.size() - 1;
+}
+
+// Writes the key into `out` (a reused buffer: this runs for every line).
+void Scanner::process_key(const LinePrefix& p, std::size_t file, std::string& out) const {
+  const auto& h = hints_[file];
+  const auto& host = p.host ? p.host : h.host;
+  auto pid = p.pid ? p.pid : h.pid;
+  char num[24];
+  auto put = [&](const char* tag, long long v) {
+    out.assign(tag);
+    auto [end, ec] = std::to_chars(num, num + sizeof num, v);
+    out.append(num, end);
+  };
+  if (host && pid) {
+    out.assign(*host);
+    out.push_back(':');
+    auto [end, ec] = std::to_chars(num, num + sizeof num, *pid);
+    out.append(num, end);
+  } else if (p.rank) {
+    put("rank:", *p.rank);
+  } else if (h.rank) {
+    put("rank:", *h.rank);
+  } else {
+    put("file:", static_cast<long long>(file));
+  }
+}
+
+void Scanner::add_event(TriageEvent ev) {
+  auto& idx = hit_index_[ev.sig];
+  if (idx == kNone) {
+    idx = result_.hits.size();
+    result_.hits.push_back(SignatureHits{ev.sig});
+  }
+  auto& h = result_.hits[idx];
+  ++h.count;
+  if (ev.rank) h.ranks.insert(*ev.rank);
+  if (ev.host && h.hosts.size() < 4096) h.hosts.insert(*ev.host);
+  if (!h.earliest || earlier(ev, *h.earliest)) h.earliest = ev;
+  if (h.samples.size() < opts_.max_samples) h.samples.push_back(std::move(ev));
+}
+
+void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
+                   std::vector<TriageEvent>* new_events) {
+  ++result_.input.lines;
+  result_.input.bytes += line.size() + 1;
+  if (line.empty()) return;
+  LinePrefix p = parse_prefix(line);
+  const auto& h = hints_[file];
+
+  process_key(p, file, key_);
+  auto it = result_.processes.find(key_);
+  if (it == result_.processes.end()) {
+    if (result_.processes.size() >= opts_.max_processes) key_ = "overflow";
+    it = result_.processes.try_emplace(key_).first;
+    auto& pf = it->second;
+    pf.host = p.host ? p.host : h.host;
+    pf.pid = p.pid ? p.pid : h.pid;
+  }
+  ProcessFacts& proc = it->second;
+  if (proc.files.size() < 8) proc.files.insert(result_.input.files[file]);
+  ++proc.lines;
+  if (!proc.rank) {
+    if (p.rank) proc.rank = p.rank;
+    else if (h.rank) proc.rank = h.rank;
+  }
+  if (p.cuda_dev && proc.cuda_devs.size() < 64) proc.cuda_devs.insert(*p.cuda_dev);
+  std::optional<double> t = p.epoch ? p.epoch : p.clock;
+  if (t) {
+    if (!proc.first_time || *t < *proc.first_time) proc.first_time = t;
+    if (!proc.last_time || *t > *proc.last_time) proc.last_time = t;
+    proc.time_is_epoch = p.epoch.has_value();
+  }
+
+  std::string_view msg = p.message.empty() ? line : p.message;
+  if (collect_facts(msg, proc, result_.topology) == FactKind::fixed_format) return;
+
+  matches_.clear();
+  sigs_.match(line, matches_, /*include_context=*/false);
+  // Several signatures can match one line (a generic "NCCL WARN" and the specific IB error it
+  // carries): the line is evidence for the strongest one only. Context matches are all kept.
+  int best = -1;
+  for (const auto& m : matches_) {
+    const auto& sig = sigs_.all()[m.index];
+    if (sig.role != knowledge::Role::context) best = std::max(best, sig.priority);
+  }
+  for (auto& m : matches_) {
+    const auto& sig = sigs_.all()[m.index];
+    if (sig.role != knowledge::Role::context && sig.priority < best) continue;
+    if (sig.role != knowledge::Role::context) ++proc.error_lines;
+    TriageEvent ev;
+    ev.sig = m.index;
+    ev.fields = std::move(m.fields);
+    ev.file = file;
+    ev.line = lineno;
+    ev.order = order_++;
+    ev.rank = p.rank ? p.rank : h.rank ? h.rank : proc.rank;
+    ev.host = p.host ? p.host : h.host;
+    ev.pid = p.pid ? p.pid : h.pid;
+    ev.cuda_dev = p.cuda_dev;
+    ev.time = t;
+    ev.time_is_epoch = p.epoch.has_value();
+    ev.time_text = p.time_text;
+    ev.text = evidence_text(line);
+    if (new_events && sig.role != knowledge::Role::context) new_events->push_back(ev);
+    add_event(std::move(ev));
+  }
+}
+
+void Scanner::scan_file(const InputFile& in) {
+  auto file = add_file(in.display, hints_from_path(in.path));
+  auto reader = LineReader::open(in.path);
+  if (!reader) {
+    note_problem(reader.status());
+    return;
+  }
+  std::string_view line;
+  while ((*reader)->next(line)) {
+    if ((*reader)->last_truncated()) ++result_.input.truncated_lines;
+    feed(file, (*reader)->line_number(), line);
+  }
+  if (auto st = (*reader)->status(); !st) note_problem(st);
+}
+
+const ScanResult& Scanner::finish() {
+  // A bare "NCCL version" line or a [rankN]: line lands in a file-level or rank-level process;
+  // when the file holds exactly one host:pid process, they are the same process.
+  std::map<std::string, std::vector<std::string>> by_file;
+  for (auto& [key, pf] : result_.processes)
+    if (key.find(':') != std::string::npos && key.rfind("file:", 0) != 0 && key.rfind("rank:", 0) != 0)
+      for (const auto& f : pf.files) by_file[f].push_back(key);
+  for (std::size_t f = 0; f < result_.input.files.size(); ++f) {
+    auto it = result_.processes.find("file:" + std::to_string(f));
+    if (it == result_.processes.end()) continue;
+    auto owners = by_file.find(result_.input.files[f]);
+    if (owners != by_file.end() && owners->second.size() == 1) {
+      merge_facts(result_.processes[owners->second.front()], it->second);
+      result_.processes.erase(it);
+    }
+  }
+  // A line without a prefix (a bare "NCCL WARN", a traceback) in a file written by one host
+  // belongs to that host.
+  std::map<std::string, std::set<std::string>> file_hosts;
+  for (const auto& [key, pf] : result_.processes)
+    if (pf.host)
+      for (const auto& f : pf.files) file_hosts[f].insert(*pf.host);
+  auto fill_host = [&](TriageEvent& ev, SignatureHits& h) {
+    if (ev.host || ev.file >= result_.input.files.size()) return;
+    auto it = file_hosts.find(result_.input.files[ev.file]);
+    if (it != file_hosts.end() && it->second.size() == 1) {
+      ev.host = *it->second.begin();
+      h.hosts.insert(*ev.host);
+    }
+  };
+  for (auto& h : result_.hits) {
+    for (auto& ev : h.samples) fill_host(ev, h);
+    if (h.earliest) fill_host(*h.earliest, h);
+  }
+  // host:pid → rank, for events printed before the Init line that names the rank.
+  std::map<std::pair<std::string, int>, int> pid_rank;
+  for (const auto& [key, pf] : result_.processes)
+    if (pf.rank && pf.host && pf.pid) pid_rank[{*pf.host, *pf.pid}] = *pf.rank;
+  auto resolve = [&](TriageEvent& ev) {
+    if (ev.rank || !ev.host || !ev.pid) return;
+    if (auto it = pid_rank.find({*ev.host, *ev.pid}); it != pid_rank.end()) ev.rank = it->second;
+  };
+  for (auto& h : result_.hits) {
+    for (auto& ev : h.samples) {
+      resolve(ev);
+      if (ev.rank) h.ranks.insert(*ev.rank);
+    }
+    if (h.earliest) resolve(*h.earliest);
+  }
+  return result_;
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,57 @@
+#pragma once
+// Streams every input line through the prefix parser, the signature set and the fact collector,
+// keeping bounded state: a few samples per signature, one ProcessFacts per process.
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "analyze/log_line.h"
+#include "analyze/log_source.h"
+#include "analyze/triage_model.h"
+#include "knowledge/signatures.h"
+
+namespace ncdx::analyze {
+
+struct ScanOptions {
+  std::size_t max_samples = 8;        // full events kept per signature
+  std::size_t max_processes = 100000; // bound on distinct host:pid keys (hostile input)
+};
+
+class Scanner {
+ public:
+  Scanner(const knowledge::SignatureSet& sigs, ScanOptions opts = {});
+
+  // Registers an input; returns its index for feed().
+  std::size_t add_file(const std::string& display, const FileHints& hints);
+  // Feeds one line. Non-context events found on it are appended to `new_events` when given
+  // (follow mode prints them as alerts).
+  void feed(std::size_t file, long long lineno, std::string_view line,
+            std::vector<TriageEvent>* new_events = nullptr);
+  // Opens and reads a whole input; problems are recorded in the summary, not fatal.
+  void scan_file(const InputFile& in);
+  void note_problem(core::Status st) { result_.input.problems.push_back(std::move(st)); }
+
+  // Resolves ranks learned late (pid → rank from Init lines) into events and hit sets.
+  const ScanResult& finish();
+  const ScanResult& result() const { return result_; }
+  const knowledge::SignatureSet& signatures() const { return sigs_; }
+
+ private:
+  void process_key(const LinePrefix& p, std::size_t file, std::string& out) const;
+  void add_event(TriageEvent ev);
+
+  const knowledge::SignatureSet& sigs_;
+  ScanOptions opts_;
+  ScanResult result_;
+  std::vector<FileHints> hints_;
+  std::vector<std::size_t> hit_index_;  // signature index → position in result_.hits, or npos
+  std::vector<knowledge::SignatureMatch> matches_;  // reused per line
+  std::uint64_t order_ = 0;
+  std::string key_;  // process-key buffer reused across lines
+};
+
+// Display text for evidence: valid UTF-8, secrets redacted, at most max_chars.
+std::string evidence_text(std::string_view line, std::size_t max_chars = 400);
+
+}  // namespace ncdx::analyze

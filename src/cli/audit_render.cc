@@ -1,0 +1,124 @@
+#include "cli/audit_render.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "core/redact.h"
+#include "core/table.h"
+#include "core/term.h"
+
+namespace ncdx::cli {
+namespace {
+
+core::Color color_of(const std::string& status) {
+  if (status == "FAIL") return core::Color::red;
+  if (status == "WARN") return core::Color::yellow;
+  if (status == "PASS") return core::Color::green;
+  return core::Color::none;
+}
+
+std::string summary_line(const std::vector<analyze::AuditRow>& rows) {
+  int p = 0, w = 0, f = 0, s = 0;
+  for (const auto& r : rows) (r.status == "FAIL" ? f : r.status == "WARN" ? w : r.status == "PASS" ? p : s)++;
+  return std::to_string(rows.size()) + " checks: " + std::to_string(f) + " FAIL, " + std::to_string(w) + " WARN, " +
+         std::to_string(p) + " PASS, " + std::to_string(s) + " SKIP";
+}
+
+std::string shorten(const std::string& s, std::size_t n) {
+  if (s.size() <= n) return s;
+  std::size_t cut = n;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut) + "...";
+}
+
+void emit_yaml(YAML::Emitter& e, const nlohmann::json& j) {
+  if (j.is_object()) {
+    e << YAML::BeginMap;
+    for (auto it = j.begin(); it != j.end(); ++it) {
+      e << YAML::Key << it.key() << YAML::Value;
+      emit_yaml(e, *it);
+    }
+    e << YAML::EndMap;
+  } else if (j.is_array()) {
+    e << YAML::Flow << YAML::BeginSeq;
+    for (const auto& x : j) emit_yaml(e, x);
+    e << YAML::EndSeq;
+  } else if (j.is_null()) {
+    e << YAML::Null;
+  } else if (j.is_string()) {
+    const auto& s = j.get_ref<const std::string&>();
+    e << s;
+  } else {
+    e << j.dump();
+  }
+}
+
+}  // namespace
+
+std::string render_audit_text(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header, bool color) {
+  std::string out;
+  for (const auto& h : header) out += h + "\n";
+  if (!header.empty()) out += "\n";
+  core::Table t({"parameter", "value", "recommended", "risk threshold", "status", "why", "source"});
+  for (const auto& r : rows)
+    t.add({core::Cell(r.parameter), core::Cell(core::redact_value(r.parameter, r.value)), core::Cell(r.recommended),
+           core::Cell(r.risk), core::Cell(r.status, color_of(r.status)), core::Cell(shorten(r.why, 60)),
+           core::Cell(shorten(r.source, 40))});
+  out += t.render(color, 72);
+  // The table cuts long cells; every finding that needs action gets its full text here.
+  int n = 0;
+  for (const auto& r : rows) {
+    if (r.status == "PASS") continue;
+    if (n++ == 0) out += "\nDetails\n";
+    out += "  [" + r.status + "] " + r.parameter + (r.origin.empty() ? "" : " (" + r.origin + ")") + "\n";
+    out += "    why: " + r.why + "\n";
+    if (!r.recommended.empty()) out += "    recommended: " + r.recommended + "\n";
+    out += "    source: " + r.source + "  [" + r.rule + "]\n";
+  }
+  out += "\n" + summary_line(rows) + "\n";
+  return out;
+}
+
+std::string render_audit_md(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header) {
+  auto esc = [](std::string s) {
+    std::string o;
+    for (char c : s) {
+      if (c == '|') o += "\\|";
+      else if (c == '\n') o += "<br>";
+      else o.push_back(c);
+    }
+    return o;
+  };
+  std::string out = "# ncdx audit\n\n";
+  for (const auto& h : header) out += "- " + esc(h) + "\n";
+  if (!header.empty()) out += "\n";
+  out += "| parameter | value | recommended | risk threshold | status | why | source |\n";
+  out += "|---|---|---|---|---|---|---|\n";
+  for (const auto& r : rows)
+    out += "| `" + esc(r.parameter) + "` | " + esc(core::redact_value(r.parameter, r.value)) + " | " + esc(r.recommended) + " | " +
+           esc(r.risk) + " | **" + r.status + "** | " + esc(r.why) + " | " + esc(r.source) + " |\n";
+  out += "\n" + summary_line(rows) + "\n";
+  return out;
+}
+
+nlohmann::json audit_json(const std::vector<analyze::AuditRow>& rows, const nlohmann::json& context) {
+  nlohmann::json arr = nlohmann::json::array();
+  int p = 0, w = 0, f = 0, s = 0;
+  for (auto r : rows) {
+    (r.status == "FAIL" ? f : r.status == "WARN" ? w : r.status == "PASS" ? p : s)++;
+    r.value = core::redact_value(r.parameter, r.value);
+    arr.push_back(analyze::to_json(r));
+  }
+  std::string worst = f ? "FAIL" : w ? "WARN" : "PASS";
+  return {{"schema", "ncdx.audit/1"},
+          {"summary", {{"status", worst}, {"pass", p}, {"warn", w}, {"fail", f}, {"skip", s}}},
+          {"rows", arr},
+          {"context", context}};
+}
+
+std::string to_yaml_text(const nlohmann::json& tree) {
+  YAML::Emitter e;
+  emit_yaml(e, tree);
+  return std::string(e.c_str()) + "\n";
+}
+
+}  // namespace ncdx::cli

@@ -1,0 +1,213 @@
+// `ncdx audit`: audit a verl run (YAML config, run_*.sh script, Hydra overrides after `--`) plus
+// its environment against the verl version, the cluster shape and the model. Logic lives in
+// analyze/ (compose, rules, env lint); this file parses flags, gathers inputs and renders.
+#include <cstdio>
+#include <iostream>
+
+#include "analyze/audit.h"
+#include "analyze/audit_migrate.h"
+#include "analyze/config_tree.h"
+#include "analyze/env_lint.h"
+#include "analyze/env_recommend.h"
+#include "analyze/model_identify.h"
+#include "analyze/verl_compose.h"
+#include "cli/audit_inputs.h"
+#include "cli/audit_render.h"
+#include "cli/command.h"
+#include "cli/env_render.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/term.h"
+#include "knowledge/audit_rules.h"
+#include "report/context.h"
+
+namespace ncdx::cli {
+namespace {
+
+int fail(const core::Status& s) {
+  std::fprintf(stderr, "ncdx audit: %s\n", s.message().c_str());
+  return core::to_int(s.code());
+}
+
+core::Result<std::map<std::string, double>> parse_thresholds(const std::vector<std::string>& items) {
+  std::map<std::string, double> out;
+  for (const auto& t : items) {
+    auto eq = t.find('=');
+    auto dot = t.rfind('.', eq);
+    auto v = eq == std::string::npos ? std::nullopt : core::parse_double(t.substr(eq + 1));
+    if (!v || dot == std::string::npos)
+      return core::Status::usage("--threshold '" + t + "': expected RULE.NAME=NUMBER (e.g. verl.timeout.risky_below_s=600)");
+    std::string rule = t.substr(0, dot), name = t.substr(dot + 1, eq - dot - 1);
+    const auto* info = knowledge::find_audit_rule(rule);
+    if (!info || !info->thresholds.count(name))
+      return core::Status::usage("--threshold '" + t + "': no threshold '" + name + "' in rule '" + rule + "'");
+    out[rule + "." + name] = *v;
+  }
+  return out;
+}
+
+int run(const AuditFlags& f, const GlobalOptions& g) {
+  if (f.config.empty() && f.script.empty() && f.overrides.empty())
+    return fail(core::Status::usage("nothing to audit: give --config FILE.yaml, --script run.sh and/or overrides after --"));
+  auto schema = knowledge::VerlSchema::get();
+  if (!schema) return fail(schema.status());
+  bool assumed = f.verl.empty();
+  auto verl = assumed ? std::optional<core::Version>((*schema)->latest()) : core::Version::parse(f.verl);
+  if (!verl) return fail(core::Status::usage("--verl-version '" + f.verl + "': expected a version like 0.7.1"));
+  auto nccl = version_flag("--nccl-version", f.nccl);
+  if (!nccl) return fail(nccl.status());
+  auto torch = version_flag("--torch-version", f.torch);
+  if (!torch) return fail(torch.status());
+  if (!f.fabric.empty()) {
+    bool ok = false;
+    for (const auto& x : analyze::fabrics()) ok |= x == f.fabric;
+    if (!ok) return fail(core::Status::usage("--fabric must be one of " + core::join(analyze::fabrics(), "|")));
+  }
+  if (f.format != "text" && f.format != "md" && f.format != "json")
+    return fail(core::Status::usage("--format must be text, md or json"));
+  auto thresholds = parse_thresholds(f.thresholds);
+  if (!thresholds) return fail(thresholds.status());
+
+  auto in = load_audit_inputs(f);
+  if (!in) return fail(in.status());
+  std::optional<nlohmann::json> yaml_tree;
+  analyze::ComposeInput ci;
+  ci.yaml_text = in->yaml_text;
+  ci.yaml_name = f.config;
+  ci.overrides = in->overrides;
+  ci.verl = *verl;
+  ci.bare = f.bare;
+  std::optional<std::string> config_name = in->script ? in->script->config_name : std::nullopt;
+  ci.strategy = analyze::detect_strategy(config_name, in->overrides, std::nullopt);
+  auto composed = analyze::compose_verl(ci);
+  if (!composed) return fail(composed.status());
+  if (auto s = analyze::get_string(composed->tree, "actor_rollout_ref.actor.strategy");
+      s && *s == "megatron" && ci.strategy != knowledge::Strategy::megatron && !f.bare) {
+    ci.strategy = knowledge::Strategy::megatron;  // the YAML said so: recompose with the Megatron schema
+    composed = analyze::compose_verl(ci);
+    if (!composed) return fail(composed.status());
+  }
+  if (f.bare && !composed->applied.issues.empty()) {  // Hydra raises on the first bad override
+    const auto& is = composed->applied.issues.front();
+    return fail(core::Status::bad_input(is.origin + ": " + is.message));
+  }
+  if (f.print) {
+    if (g.json || f.format == "json")
+      std::cout << core::dump_json({{"schema", "ncdx.audit-config/1"}, {"config", composed->tree}});
+    else
+      std::cout << to_yaml_text(composed->tree);
+    return 0;
+  }
+
+  // Model, env, rules.
+  auto model = analyze::identify_model(f.model_size, analyze::get_string(composed->tree, "actor_rollout_ref.model.path").value_or(""));
+  if (!model) return fail(model.status());
+  analyze::AuditContext ctx{*composed, **schema, *verl, assumed, ci.strategy, *torch, *nccl, {}, model->info, model->from,
+                            in->script ? &*in->script : nullptr, in->overrides, {}, *thresholds};
+  ctx.cluster = {f.nodes, f.gpus_per_node, f.fabric.empty() ? std::nullopt : std::optional<std::string>(f.fabric), f.gpu_mem_gib};
+  for (const auto& e : in->env) ctx.env[e.name] = e.value;
+  auto rows = analyze::run_audit(ctx);
+
+  analyze::EnvLintInput li;
+  for (const auto& e : in->env) {
+    li.env[e.name] = e.value;
+    li.origin[e.name] = e.origin;
+  }
+  li.nccl = *nccl;
+  li.torch = *torch;
+  if (f.nodes || f.gpus_per_node || !f.fabric.empty())
+    li.cluster = analyze::shape_of({f.nodes.value_or(1), f.gpus_per_node.value_or(8), f.fabric.empty() ? "nvswitch" : f.fabric,
+                                    std::nullopt, std::nullopt});
+  if (auto name = analyze::get_string(composed->tree, "actor_rollout_ref.rollout.name")) li.engines.push_back(*name);
+  auto env_rows = analyze::lint_env(li);
+  for (const auto& e : env_rows)
+    rows.push_back({e.parameter, e.value, e.recommended, e.risk, e.status, e.why, e.source, e.rule, e.origin});
+
+  if (f.migrate) {
+    analyze::MigrateInput mi;
+    mi.overrides = in->overrides;
+    for (const auto& e : in->env)
+      if (e.origin != "env") mi.env.push_back({e.name, e.value});
+    mi.env_rows = env_rows;
+    mi.verl = *verl;
+    mi.strategy = ci.strategy;
+    if (in->script) {
+      mi.config_path = in->script->config_path;
+      mi.config_name = in->script->config_name;
+      if (!in->script->module.empty()) mi.module = in->script->module;
+    }
+    std::cout << analyze::render_migration(mi, **schema);
+    return 0;
+  }
+
+  std::string verl_desc = "verl " + verl->str() + (assumed ? " (assumed: newest known; pass --verl-version)" : "") + ", " +
+                          knowledge::to_string(ci.strategy) + " trainer config";
+  std::string model_desc = model->info ? "model " + model->info->id +
+                                             (model->info->params_b ? " (" + analyze::fmt_num(*model->info->params_b) + "B)" : "") +
+                                             " from " + model->from
+                                       : "model unknown (pass --model-size or a model path)";
+  std::vector<std::string> header = {"ncdx audit: " + verl_desc, model_desc};
+  if (f.nodes || f.gpus_per_node)
+    header.push_back("cluster: " + (f.nodes ? std::to_string(*f.nodes) : std::string("?")) + " node(s) x " +
+                     (f.gpus_per_node ? std::to_string(*f.gpus_per_node) : std::string("?")) + " GPUs" +
+                     (f.fabric.empty() ? "" : ", " + f.fabric));
+
+  if (g.json || f.format == "json") {
+    nlohmann::json seen = {{"nccl", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}};
+    auto context = report::make_context(seen, !g.no_timestamps);
+    context["verl_version"] = verl->str();
+    context["verl_version_assumed"] = assumed;
+    context["torch_version"] = torch->has_value() ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr);
+    context["strategy"] = knowledge::to_string(ci.strategy);
+    context["cluster"] = {{"nodes", core::opt_json(f.nodes)}, {"gpus_per_node", core::opt_json(f.gpus_per_node)},
+                          {"fabric", f.fabric.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.fabric)},
+                          {"gpu_mem_gib", core::opt_json(f.gpu_mem_gib)}};
+    nlohmann::json m = nullptr;
+    if (model->info)
+      m = {{"id", model->info->id}, {"params_b", core::opt_json(model->info->params_b)}, {"heads", core::opt_json(model->info->heads)},
+           {"kv_heads", core::opt_json(model->info->kv_heads)}, {"layers", core::opt_json(model->info->layers)},
+           {"hidden", core::opt_json(model->info->hidden)}, {"vocab", core::opt_json(model->info->vocab)}, {"from", model->from},
+           {"source", model->info->source}};
+    context["model"] = m;
+    context["inputs"] = {{"config", f.config.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.config)},
+                         {"script", f.script.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.script)},
+                         {"env_file", f.env_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.env_file)},
+                         {"overrides", in->overrides.size()}};
+    context["keys_not_in_schema"] = composed->applied.unverified;
+    std::cout << core::dump_json(audit_json(rows, context));
+  } else if (f.format == "md") {
+    std::cout << render_audit_md(rows, header);
+  } else {
+    std::cout << render_audit_text(rows, header, core::color_enabled(stdout) && !g.no_color);
+  }
+  return analyze::audit_exit_code(rows);
+}
+
+}  // namespace
+
+CLI::App* add_audit(CLI::App& root, const GlobalOptions& global, int& exit_code) {
+  auto* cmd = root.add_subcommand("audit", "audit a verl config/script + env against verl, NCCL and PyTorch facts");
+  static AuditFlags f;
+  cmd->add_option("--config", f.config, "verl YAML config (full _generated_ppo_trainer.yaml style or partial)");
+  cmd->add_option("--script", f.script, "verl launch script (run_*.sh)");
+  cmd->add_option("--verl-version", f.verl, "verl version the run uses (default: newest known, flagged as assumed)");
+  cmd->add_option("--nccl-version", f.nccl, "NCCL version (for env rows)");
+  cmd->add_option("--torch-version", f.torch, "PyTorch version (timeouts, env rows)");
+  cmd->add_option("--nodes", f.nodes, "nodes available");
+  cmd->add_option("--gpus-per-node", f.gpus_per_node, "GPUs per node available");
+  cmd->add_option("--fabric", f.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket");
+  cmd->add_option("--gpu-mem-gib", f.gpu_mem_gib, "memory of one GPU in GiB (memory rules)");
+  cmd->add_option("--model-size", f.model_size, "model size, e.g. 7B (otherwise inferred from the model path)");
+  cmd->add_option("--env-file", f.env_file, "env file (KEY=VALUE lines); also the script's outer environment");
+  cmd->add_flag("--no-process-env", f.no_process_env, "leave the process environment out of the env rows");
+  cmd->add_option("--format", f.format, "text|md|json (--json is the same as --format json)");
+  cmd->add_option("--threshold", f.thresholds, "override a rule threshold: RULE.NAME=VALUE (see audit_rules.yaml)");
+  cmd->add_flag("--print", f.print, "print the composed config (YAML; JSON with --json) instead of the audit");
+  cmd->add_flag("--migrate", f.migrate, "print the overrides and env rewritten for --verl-version");
+  cmd->add_flag("--bare", f.bare, "compose the YAML + overrides only (no verl schema defaults; strict Hydra)");
+  cmd->add_option("overrides", f.overrides, "Hydra overrides (after --)");
+  cmd->callback([&global, &exit_code] { exit_code = run(f, global); });
+  return cmd;
+}
+
+}  // namespace ncdx::cli

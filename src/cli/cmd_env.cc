@@ -1,0 +1,268 @@
+// `ncdx env lint|debug|recommend|docs`: lint an environment (live or --env-file) against the
+// NCCL/PyTorch fact tables, emit the debug block, emit recommendations for a scale tier and fabric,
+// print docs/ENV.md. Logic lives in analyze/env_*; this file parses flags and renders.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "analyze/compat.h"
+#include "analyze/env_docs.h"
+#include "analyze/env_file.h"
+#include "analyze/env_lint.h"
+#include "analyze/env_recommend.h"
+#include "cli/command.h"
+#include "cli/env_render.h"
+#include "core/fs.h"
+#include "core/json.h"
+#include "core/redact.h"
+#include "core/strings.h"
+#include "core/term.h"
+#include "probe/package_versions.h"
+#include "report/context.h"
+
+extern char** environ;
+
+namespace ncdx::cli {
+namespace {
+
+struct EnvOpts {
+  std::string env_file, nccl, torch, fabric, format = "export", dir = "/tmp", interfaces;
+  std::vector<std::string> engines, subsys;
+  int nodes = 1, gpus = 8;
+  bool debug_run = false;
+};
+
+int fail(const core::Status& s) {
+  std::fprintf(stderr, "ncdx env: %s\n", s.message().c_str());
+  return core::to_int(s.code());
+}
+
+core::Result<std::string> read_file(const std::string& path) {
+  std::ifstream f(path, std::ios::binary);
+  if (!f) return core::Status::not_found(path + ": cannot open");
+  std::ostringstream ss;
+  ss << f.rdbuf();
+  std::string s = ss.str();
+  if (s.size() > (16u << 20)) return core::Status::bad_input(path + ": larger than 16 MiB, not an env file");
+  return s;
+}
+
+std::vector<analyze::EnvSetting> live_env() {
+  std::vector<analyze::EnvSetting> out;
+  for (char** e = environ; e && *e; ++e) {
+    std::string_view kv(*e);
+    auto eq = kv.find('=');
+    if (eq == std::string_view::npos) continue;
+    out.push_back({std::string(kv.substr(0, eq)), std::string(kv.substr(eq + 1)), "env"});
+  }
+  return out;
+}
+
+std::optional<analyze::ClusterShape> shape(const EnvOpts& o, bool given) {
+  if (!given) return std::nullopt;
+  analyze::RecommendInput r{o.nodes, o.gpus, o.fabric, std::nullopt, std::nullopt};
+  return analyze::shape_of(r);
+}
+
+int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
+  auto nccl = version_flag("--nccl-version", o.nccl);
+  if (!nccl) return fail(nccl.status());
+  auto torch = version_flag("--torch-version", o.torch);
+  if (!torch) return fail(torch.status());
+  if (shape_given) {
+    bool ok = false;
+    for (const auto& f : analyze::fabrics()) ok |= f == o.fabric;
+    if (!ok) return fail(core::Status::usage("--fabric must be one of " + core::join(analyze::fabrics(), "|")));
+  }
+  std::vector<analyze::EnvSetting> base;
+  if (!o.env_file.empty()) {
+    auto text = read_file(o.env_file);
+    if (!text) return fail(text.status());
+    auto parsed = analyze::parse_env_file(*text, o.env_file);
+    if (!parsed) return fail(parsed.status());
+    base = std::move(*parsed);
+  } else {
+    base = live_env();
+  }
+  core::FileSystem fs(g.root);
+  const bool machine = o.env_file.empty() || g.root != "/";
+  // Linting a machine: take NCCL / PyTorch versions from it when not given (the same detection as
+  // `ncdx compat`), so version-gated rules judge the library the job will load.
+  std::string nccl_from = nccl->has_value() ? "flag" : "", torch_from = torch->has_value() ? "flag" : "";
+  if (machine && (!nccl->has_value() || !torch->has_value())) {
+    analyze::CompatInput ci;
+    ci.detected = probe::detect_stack(fs, {});
+    auto rep = analyze::check_compat(ci);
+    for (const auto& c : rep.components) {
+      if (c.name == "nccl" && c.version && !nccl->has_value() && core::Version::parse(*c.version)) {
+        *nccl = core::Version::parse(*c.version);
+        nccl_from = c.source;
+      }
+      if (c.name == "torch" && c.version && !torch->has_value() && core::Version::parse(*c.version)) {
+        *torch = core::Version::parse(*c.version);
+        torch_from = c.source;
+      }
+    }
+  }
+  analyze::EffectiveEnv eff;
+  if (machine) {
+    std::optional<std::string> home;
+    for (const auto& s : base) if (s.name == "HOME") home = s.value;
+    eff = analyze::effective_env(base, fs, home, *nccl);
+  } else {
+    eff = analyze::effective_env(base, core::FileSystem("/nonexistent-ncdx-root"), std::nullopt, *nccl);
+  }
+  analyze::EnvLintInput in;
+  in.env = eff.env;
+  in.origin = eff.origin;
+  in.nccl = *nccl;
+  in.torch = *torch;
+  in.cluster = shape(o, shape_given);
+  in.production = !o.debug_run;
+  in.engines = o.engines;
+  if (!o.interfaces.empty()) {
+    for (auto t : core::split(o.interfaces, ',')) if (!t.empty()) in.interfaces.emplace_back(t);
+  } else if (machine) {
+    in.interfaces = fs.list("/sys/class/net");
+  }
+  auto rows = analyze::lint_env(in);
+  std::string status = analyze::worst_status(rows);
+  if (g.json) {
+    nlohmann::json j;
+    j["schema"] = "ncdx.env/1";
+    j["mode"] = "lint";
+    j["context"] = report::make_context({{"nccl", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}},
+                                        !g.no_timestamps);
+    j["input"] = {{"env_file", o.env_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.env_file)},
+                  {"nccl_version", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)},
+                  {"torch_version", torch->has_value() ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr)},
+                  {"nccl_version_from", nccl_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(nccl_from)},
+                  {"torch_version_from", torch_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(torch_from)},
+                  {"production", in.production},
+                  {"config_files", eff.files_read},
+                  {"interfaces", in.interfaces}};
+    int pass = 0, warn = 0, fl = 0;
+    nlohmann::json arr = nlohmann::json::array();
+    for (auto r : rows) {
+      (r.status == "FAIL" ? fl : r.status == "WARN" ? warn : pass)++;
+      r.value = core::redact_value(r.parameter, r.value);
+      arr.push_back(analyze::to_json(r));
+    }
+    nlohmann::json sh = nlohmann::json::array();
+    for (const auto& s : eff.shadowed)
+      sh.push_back({{"name", s.name}, {"value", core::redact_value(s.name, s.value)}, {"origin", s.origin}});
+    j["summary"] = {{"status", status}, {"pass", pass}, {"warn", warn}, {"fail", fl}};
+    j["rows"] = arr;
+    j["shadowed"] = sh;
+    std::cout << core::dump_json(j);
+  } else {
+    if (!nccl_from.empty() && nccl_from != "flag") std::cout << "NCCL " << (*nccl)->str() << " (from " << nccl_from << ")\n";
+    if (!torch_from.empty() && torch_from != "flag") std::cout << "PyTorch " << (*torch)->str() << " (from " << torch_from << ")\n";
+    if (!nccl->has_value()) std::cout << "NCCL version unknown: version-gated rules judge NCCL " << "2.30.7 (pass --nccl-version)\n";
+    std::cout << render_lint_text(rows, core::color_enabled(stdout) && !g.no_color);
+    for (const auto& s : eff.shadowed)
+      std::cout << "note: " << s.origin << " sets " << s.name << " but an earlier source wins (NCCL applies config "
+                   "files with setenv(..., 0))\n";
+  }
+  return exit_for_status(status);
+}
+
+int emit_block(const std::vector<analyze::EnvRec>& recs, const EnvOpts& o, const GlobalOptions& g, const std::string& mode,
+               const std::vector<std::string>& header, nlohmann::json extra) {
+  if (g.json) {
+    nlohmann::json j = {{"schema", "ncdx.env/1"}, {"mode", mode}};
+    j["context"] = report::make_context(nlohmann::json::object(), !g.no_timestamps);
+    for (auto& [k, v] : extra.items()) j[k] = v;
+    auto b = block_json(recs);
+    j["vars"] = b["vars"];
+    j["notes"] = b["notes"];
+    std::cout << core::dump_json(j);
+    return 0;
+  }
+  auto text = render_block(recs, o.format, header);
+  if (!text) return fail(text.status());
+  std::cout << *text;
+  return 0;
+}
+
+int run_debug(const EnvOpts& o, const GlobalOptions& g) {
+  auto nccl = version_flag("--nccl-version", o.nccl);
+  if (!nccl) return fail(nccl.status());
+  auto torch = version_flag("--torch-version", o.torch);
+  if (!torch) return fail(torch.status());
+  analyze::DebugInput in{*nccl, *torch, o.subsys, o.dir};
+  auto recs = analyze::debug_env(in);
+  if (!recs) return fail(recs.status());
+  std::string nv = *nccl ? "NCCL " + (*nccl)->str() : "NCCL version not given";
+  std::string tv = *torch ? "PyTorch " + (*torch)->str() : "PyTorch version not given";
+  return emit_block(*recs, o, g, "debug", {"ncdx env debug (" + nv + ", " + tv + "): for a debugging run, not production"},
+                    {{"nccl_version", *nccl ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)},
+                     {"torch_version", *torch ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr)}});
+}
+
+int run_recommend(const EnvOpts& o, const GlobalOptions& g) {
+  auto nccl = version_flag("--nccl-version", o.nccl);
+  if (!nccl) return fail(nccl.status());
+  auto torch = version_flag("--torch-version", o.torch);
+  if (!torch) return fail(torch.status());
+  analyze::RecommendInput in{o.nodes, o.gpus, o.fabric, *nccl, *torch};
+  auto recs = analyze::recommend_env(in);
+  if (!recs) return fail(recs.status());
+  int total = o.nodes * o.gpus;
+  std::string nv = *nccl ? "NCCL " + (*nccl)->str() : "NCCL version not given: only settings every version reads";
+  std::vector<std::string> header = {"ncdx env recommend: " + std::to_string(o.nodes) + " node(s) x " +
+                                     std::to_string(o.gpus) + " GPUs = " + std::to_string(total) + " (tier " +
+                                     analyze::scale_tier(total) + "), fabric " + o.fabric + "; " + nv};
+  return emit_block(*recs, o, g, "recommend", header,
+                    {{"tier", analyze::scale_tier(total)}, {"nodes", o.nodes}, {"gpus_per_node", o.gpus},
+                     {"fabric", o.fabric}, {"nccl_version", *nccl ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}});
+}
+
+}  // namespace
+
+CLI::App* add_env(CLI::App& root, const GlobalOptions& global, int& exit_code) {
+  static EnvOpts o;
+  auto* cmd = root.add_subcommand("env", "lint an NCCL/PyTorch environment, or emit debug / recommended env blocks");
+  cmd->require_subcommand(1);
+
+  auto* lint = cmd->add_subcommand("lint", "lint the current environment (or --env-file) for NCCL/PyTorch mistakes");
+  lint->add_option("--env-file", o.env_file, "KEY=VALUE file (export prefix, quotes, # comments) instead of the live env");
+  lint->add_option("--nccl-version", o.nccl, "NCCL version the job uses (e.g. 2.21.5)");
+  lint->add_option("--torch-version", o.torch, "PyTorch version the job uses (e.g. 2.6.0)");
+  auto* nodes_opt = lint->add_option("--nodes", o.nodes, "nodes in the job (with --fabric)");
+  lint->add_option("--gpus-per-node", o.gpus, "GPUs per node");
+  auto* fabric_opt = lint->add_option("--fabric", o.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket");
+  lint->add_option("--engine", o.engines, "rollout engine in use: vllm, sglang (repeatable)");
+  lint->add_option("--interfaces", o.interfaces, "the node's network interfaces, comma-separated (default: /sys/class/net)");
+  lint->add_flag("--debug-run", o.debug_run, "this is a debugging run: verbose logging is not a warning");
+  lint->callback([&exit_code, &global, nodes_opt, fabric_opt] {
+    exit_code = run_lint(o, global, fabric_opt->count() > 0 || nodes_opt->count() > 0);
+  });
+
+  auto* debug = cmd->add_subcommand("debug", "print the env block for a debugging run (NCCL INFO logs, Flight Recorder)");
+  debug->add_option("--nccl-version", o.nccl, "NCCL version (selects subsystem names)");
+  debug->add_option("--torch-version", o.torch, "PyTorch version");
+  debug->add_option("--subsys", o.subsys, "NCCL_DEBUG_SUBSYS names (comma-separated or repeated)")->delimiter(',');
+  debug->add_option("--dir", o.dir, "directory for NCCL logs and Flight Recorder dumps (default /tmp)");
+  debug->add_option("--format", o.format, "export | dotenv | ray");
+  debug->callback([&exit_code, &global] { exit_code = run_debug(o, global); });
+
+  auto* rec = cmd->add_subcommand("recommend", "recommended env for a scale tier and fabric");
+  rec->add_option("--nodes", o.nodes, "number of nodes")->required();
+  rec->add_option("--gpus-per-node", o.gpus, "GPUs per node")->required();
+  rec->add_option("--fabric", o.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket")->required();
+  rec->add_option("--nccl-version", o.nccl, "target NCCL version");
+  rec->add_option("--torch-version", o.torch, "target PyTorch version");
+  rec->add_option("--format", o.format, "export | dotenv | ray");
+  rec->callback([&exit_code, &global] { exit_code = run_recommend(o, global); });
+
+  auto* docs = cmd->add_subcommand("docs", "print docs/ENV.md (generated from the env tables)");
+  docs->callback([&exit_code] {
+    std::cout << analyze::env_docs_markdown();
+    exit_code = 0;
+  });
+  return cmd;
+}
+
+}  // namespace ncdx::cli

@@ -1,0 +1,260 @@
+#include "report/doctor_render.h"
+
+#include <map>
+
+#include <fmt/format.h>
+
+#include "analyze/doctor_facts.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/table.h"
+#include "report/context.h"
+#include "report/html.h"
+#include "report/junit.h"
+#include "report/prometheus.h"
+
+namespace ncdx::report {
+using analyze::CheckStatus;
+
+namespace {
+
+core::Color color_of(CheckStatus s) {
+  switch (s) {
+    case CheckStatus::pass: return core::Color::green;
+    case CheckStatus::warn: return core::Color::yellow;
+    case CheckStatus::fail: return core::Color::red;
+    case CheckStatus::skip: return core::Color::grey;
+  }
+  return core::Color::none;
+}
+
+
+// Categories in report order; checks keep registry order inside each.
+std::vector<std::string> categories(const analyze::DoctorRun& run) {
+  std::vector<std::string> out;
+  for (const auto& o : run.outcomes)
+    if (std::find(out.begin(), out.end(), o.def->category) == out.end()) out.emplace_back(o.def->category);
+  return out;
+}
+
+std::string render_matrix(const analyze::TopoView& t, bool color) {
+  std::vector<std::string> headers = {""};
+  headers.insert(headers.end(), t.labels.begin(), t.labels.end());
+  headers.push_back("CPU Affinity");
+  headers.push_back("NUMA");
+  core::Table tab(headers);
+  for (std::size_t i = 0; i < t.labels.size(); ++i) {
+    std::vector<core::Cell> row = {core::Cell(t.labels[i], core::Color::bold)};
+    for (const auto& c : t.cell[i]) row.emplace_back(c.empty() ? "?" : c);
+    row.emplace_back(t.cpu_affinity[i].empty() ? "N/A" : t.cpu_affinity[i]);
+    row.emplace_back(t.numa[i].empty() ? "N/A" : t.numa[i]);
+    tab.add(std::move(row));
+  }
+  return tab.render(color);
+}
+
+std::string version_text(const std::optional<int>& v) {
+  if (!v) return "?";
+  return std::to_string(*v / 1000) + "." + std::to_string(*v % 1000 / 10);
+}
+
+}  // namespace
+
+std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
+  const auto& inv = run.inventory;
+  std::map<CheckStatus, int> count;
+  for (const auto& o : run.outcomes) ++count[o.result.status];
+  std::string out;
+  out += core::paint("ncdx doctor", core::Color::bold, color) + " — " + inv.os.hostname.value_or("?") + " (" + inv.origin + ")\n";
+  out += "kernel " + inv.os.kernel.value_or("?") + " · driver " + inv.os.driver_version.value_or(inv.nvml.driver_version.value_or("none")) +
+         " · GPUs " + std::to_string(analyze::gpu_count(inv)) + " (NVML: " + inv.nvml.source.state + ", PCI: " +
+         std::to_string(inv.pci_gpus.size()) + ") · RDMA devices " + std::to_string(inv.ib.size()) + " · libnccl " +
+         std::to_string(inv.nccl_libs.size()) + "\n";
+  for (const auto& cat : categories(run)) {
+    core::Table t({"STATUS", "CHECK", "RESULT"});
+    for (const auto& o : run.outcomes) {
+      if (o.def->category != cat) continue;
+      std::string st = analyze::to_string(o.result.status);
+      t.add({core::Cell(st, color_of(o.result.status)), o.def->id, o.result.evidence});
+    }
+    std::string upper = core::to_lower(cat);
+    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    out += "\n" + core::paint(upper, core::Color::bold, color) + "\n" + t.render(color, 140);
+  }
+  std::string fixes;
+  for (const auto& o : run.outcomes)
+    if (!o.result.fix.empty() && (o.result.status == CheckStatus::fail || o.result.status == CheckStatus::warn))
+      fixes += "  " + core::paint(analyze::to_string(o.result.status), color_of(o.result.status), color) + " " + o.def->id + ": " + o.result.fix + "\n";
+  if (!fixes.empty()) out += "\n" + core::paint("FIXES", core::Color::bold, color) + "\n" + fixes;
+  if (!run.topo.labels.empty()) {
+    out += "\n" + core::paint("TOPOLOGY", core::Color::bold, color) + " (X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge, NODE same NUMA node, SYS across sockets)\n";
+    out += render_matrix(run.topo, color);
+    for (const auto& l : run.topo.legend_nics) out += "  " + l + "\n";
+  }
+  if (!run.p2p.empty()) {
+    std::vector<std::string> h = {""};
+    for (std::size_t i = 0; i < run.p2p.size(); ++i) h.push_back("GPU" + std::to_string(i));
+    core::Table t(h);
+    for (std::size_t i = 0; i < run.p2p.size(); ++i) {
+      std::vector<core::Cell> row = {"GPU" + std::to_string(i)};
+      for (const auto& c : run.p2p[i]) row.emplace_back(c.empty() ? "?" : c, c == "OK" || c == "X" ? core::Color::none : core::Color::yellow);
+      t.add(std::move(row));
+    }
+    out += "\n" + core::paint("P2P READ", core::Color::bold, color) + " (OK, CNS chipset not supported, GNS GPU not supported, TNS topology not supported, DIS disabled by regkey, NS not supported)\n" + t.render(color);
+  }
+  out += "\n" + core::paint("MEASUREMENTS", core::Color::bold, color) + "\n";
+  core::Table mt({"STATUS", "MEASUREMENT", "RESULT"});
+  for (const auto& m : run.measurements) {
+    std::string res = m.value ? fmt::format("{:.2f} {}", *m.value, m.unit) : m.detail;
+    mt.add({core::Cell(m.status, m.status == "SKIP" ? core::Color::grey : core::Color::none), m.id, res});
+  }
+  out += mt.render(color, 140);
+  out += "\n" + std::to_string(run.outcomes.size()) + " checks: " + core::paint(std::to_string(count[CheckStatus::pass]) + " PASS", core::Color::green, color) +
+         ", " + core::paint(std::to_string(count[CheckStatus::warn]) + " WARN", core::Color::yellow, color) + ", " +
+         core::paint(std::to_string(count[CheckStatus::fail]) + " FAIL", core::Color::red, color) + ", " +
+         std::to_string(count[CheckStatus::skip]) + " SKIP → exit " + std::to_string(run.exit_code) + "\n";
+  return out;
+}
+
+nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps) {
+  const auto& inv = run.inventory;
+  nlohmann::json checks = nlohmann::json::array();
+  std::map<std::string, int> summary = {{"PASS", 0}, {"WARN", 0}, {"FAIL", 0}, {"SKIP", 0}};
+  for (const auto& o : run.outcomes) {
+    std::string st = analyze::to_string(o.result.status);
+    ++summary[st];
+    checks.push_back({{"id", o.def->id},
+                      {"category", o.def->category},
+                      {"status", st},
+                      {"title", o.def->title},
+                      {"evidence", o.result.evidence},
+                      {"fix", o.result.fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.result.fix)},
+                      {"cost", o.def->cost},
+                      {"fact", o.def->fact}});
+  }
+  nlohmann::json meas = nlohmann::json::array();
+  for (const auto& m : run.measurements) {
+    nlohmann::json matrix = nullptr;
+    if (!m.matrix.empty()) {
+      matrix = nlohmann::json::array();
+      for (const auto& r : m.matrix) {
+        nlohmann::json row = nlohmann::json::array();
+        for (const auto& v : r) row.push_back(core::opt_json(v));
+        matrix.push_back(row);
+      }
+    }
+    meas.push_back({{"id", m.id}, {"title", m.title}, {"status", m.status}, {"unit", m.unit},
+                    {"value", core::opt_json(m.value)}, {"matrix", matrix}, {"detail", m.detail}});
+  }
+  nlohmann::json seen = nlohmann::json::object();
+  std::optional<std::string> nccl;
+  for (const auto& l : inv.nccl_libs)
+    if (l.version && !nccl) nccl = l.version;
+  if (nccl) seen["nccl"] = *nccl;
+  if (inv.cuda.driver_version) seen["cuda"] = version_text(inv.cuda.driver_version);
+  if (auto d = inv.os.driver_version ? inv.os.driver_version : inv.nvml.driver_version) seen["driver"] = *d;
+  auto ctx = make_context(seen, timestamps);
+  // The context describes the machine the report is about (a bundle/snapshot may come from
+  // another host): host and env come from the inventory.
+  ctx["host"] = core::opt_json(inv.os.hostname);
+  ctx["env"] = inv.env;
+  ctx["origin"] = inv.origin;
+  nlohmann::json topo = {{"labels", run.topo.labels}, {"devices", run.topo.devices}, {"cells", run.topo.cell},
+                         {"cpu_affinity", run.topo.cpu_affinity}, {"numa", run.topo.numa}};
+  return {{"schema", "ncdx.doctor/1"}, {"context", ctx},       {"summary", summary},
+          {"exit_code", run.exit_code}, {"checks", checks},     {"measurements", meas},
+          {"topology", topo},           {"p2p", run.p2p},       {"inventory", probe::to_json(inv)}};
+}
+
+std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::json& report) {
+  std::string body = "<p>" + html_escape(run.inventory.os.hostname.value_or("?")) + " · " + html_escape(run.inventory.origin) + " · exit " +
+                     std::to_string(run.exit_code) + "</p>\n<h2>Checks</h2>\n<table><tr><th>Status</th><th>Category</th><th>Check</th><th>Result</th><th>Fix</th></tr>\n";
+  for (const auto& o : run.outcomes) {
+    std::string st = analyze::to_string(o.result.status);
+    body += "<tr><td class=\"" + st + "\">" + st + "</td><td>" + html_escape(o.def->category) + "</td><td title=\"" + html_escape(o.def->fact) + "\">" +
+            html_escape(o.def->id) + "</td><td>" + html_escape(o.result.evidence) + "</td><td>" + html_escape(o.result.fix) + "</td></tr>\n";
+  }
+  body += "</table>\n";
+  const auto& inv = run.inventory;
+  // GPU memory used per GPU (one row), from NVML.
+  std::vector<std::vector<std::optional<double>>> mem(1);
+  std::vector<std::string> gl;
+  for (const auto& g : inv.nvml.gpus) {
+    gl.push_back("GPU" + std::to_string(g.index));
+    mem[0].push_back(g.mem_used ? std::optional<double>(static_cast<double>(*g.mem_used) / (1ULL << 30)) : std::nullopt);
+  }
+  body += "<h2>GPU memory used</h2>\n";
+  body += gl.empty() ? "<p>No GPU memory data (" + html_escape(inv.nvml.source.state + ": " + inv.nvml.source.detail) + ").</p>\n"
+                     : svg_heatmap(mem, {"used"}, gl, "GiB") + "\n";
+  for (const auto& m : run.measurements) {
+    if (m.id != "copy_bandwidth" && m.id != "copy_latency") continue;
+    body += "<h2>" + html_escape(m.title) + "</h2>\n";
+    if (m.matrix.empty()) body += "<p class=\"SKIP\">SKIP: " + html_escape(m.detail) + "</p>\n";
+    else {
+      std::vector<std::string> labels;
+      for (std::size_t i = 0; i < m.matrix.size(); ++i) labels.push_back("GPU" + std::to_string(i));
+      body += svg_heatmap(m.matrix, labels, labels, m.unit) + "\n";
+    }
+  }
+  if (!run.topo.labels.empty()) {
+    body += "<h2>Topology</h2>\n<table><tr><th></th>";
+    for (const auto& l : run.topo.labels) body += "<th>" + html_escape(l) + "</th>";
+    body += "<th>CPU Affinity</th><th>NUMA</th></tr>\n";
+    for (std::size_t i = 0; i < run.topo.labels.size(); ++i) {
+      body += "<tr><th>" + html_escape(run.topo.labels[i]) + "</th>";
+      for (const auto& c : run.topo.cell[i]) body += "<td>" + html_escape(c) + "</td>";
+      body += "<td>" + html_escape(run.topo.cpu_affinity[i]) + "</td><td>" + html_escape(run.topo.numa[i]) + "</td></tr>\n";
+    }
+    body += "</table>\n";
+  }
+  body += "<h2>Inventory</h2>\n<pre>" + html_escape(core::dump_json(report["inventory"])) + "</pre>\n";
+  return html_page("ncdx doctor", body);
+}
+
+std::string render_doctor_junit(const analyze::DoctorRun& run) {
+  std::vector<JUnitCase> cases;
+  for (const auto& o : run.outcomes)
+    cases.push_back({o.def->category, o.def->id, analyze::to_string(o.result.status),
+                     o.result.evidence + (o.result.fix.empty() ? "" : " | fix: " + o.result.fix)});
+  return render_junit("ncdx.doctor", cases);
+}
+
+std::string render_doctor_prom(const analyze::DoctorRun& run) {
+  std::vector<Metric> m;
+  std::string host = run.inventory.os.hostname.value_or("");
+  for (const auto& o : run.outcomes)
+    m.push_back({"ncdx_doctor_check_status", "doctor check status: 0 PASS, 1 WARN, 2 FAIL, 3 SKIP",
+                 {{"check", o.def->id}, {"category", o.def->category}, {"host", host}}, static_cast<double>(o.result.status)});
+  m.push_back({"ncdx_doctor_exit_code", "worst status of the run (0 ok, 1 warn, 2 fail)", {{"host", host}}, static_cast<double>(run.exit_code)});
+  for (const auto& g : run.inventory.nvml.gpus) {
+    std::map<std::string, std::string> l = {{"gpu", std::to_string(g.index)}, {"bus_id", g.bus_id.value_or("")}, {"host", host}};
+    if (g.mem_used) m.push_back({"ncdx_gpu_memory_used_bytes", "GPU memory used (NVML)", l, static_cast<double>(*g.mem_used)});
+    if (g.temp) m.push_back({"ncdx_gpu_temperature_celsius", "GPU temperature (NVML)", l, static_cast<double>(*g.temp)});
+  }
+  for (const auto& d : run.inventory.ib)
+    for (const auto& p : d.ports)
+      if (p.rate_gbps)
+        m.push_back({"ncdx_ib_port_rate_gbps", "IB/RoCE port rate", {{"device", d.name}, {"port", std::to_string(p.port)}, {"host", host}}, *p.rate_gbps});
+  if (run.inventory.os.shm_size_bytes)
+    m.push_back({"ncdx_shm_size_bytes", "/dev/shm size from the mount table", {{"host", host}}, static_cast<double>(*run.inventory.os.shm_size_bytes)});
+  return render_prometheus(m);
+}
+
+ReportFiles doctor_report_files(const analyze::DoctorRun& run, bool timestamps) {
+  auto j = render_doctor_json(run, timestamps);
+  return {{"report.json", core::dump_json(j)},
+          {"report.html", render_doctor_html(run, j)},
+          {"summary.txt", render_doctor_text(run, false)},
+          {"junit.xml", render_doctor_junit(run)},
+          {"metrics.prom", render_doctor_prom(run)}};
+}
+
+std::string render_check_catalog() {
+  std::string out = "# ncdx doctor checks\n\nGenerated by `ncdx doctor --list-checks` from the registry in `src/analyze/doctor_registry.cc`.\n\n"
+                    "| id | category | title | cost | applies | fact |\n|---|---|---|---|---|---|\n";
+  for (const auto& c : analyze::doctor_checks())
+    out += std::string("| `") + c.id + "` | " + c.category + " | " + c.title + " | " + c.cost + " | " + c.applies + " | " + c.fact + " |\n";
+  return out;
+}
+
+}  // namespace ncdx::report

@@ -1,0 +1,23 @@
+#pragma once
+// Reporters for a doctor run: terminal text, JSON (schema ncdx.doctor/1, docs/schema/
+// doctor.schema.json), HTML with inline-SVG heatmaps, JUnit and Prometheus. They compute nothing.
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+#include "analyze/doctor_run.h"
+#include "report/report_dir.h"
+
+namespace ncdx::report {
+
+std::string render_doctor_text(const analyze::DoctorRun& run, bool color);
+nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps);
+std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::json& report);
+std::string render_doctor_junit(const analyze::DoctorRun& run);
+std::string render_doctor_prom(const analyze::DoctorRun& run);
+// report.json, report.html, summary.txt, junit.xml, metrics.prom
+ReportFiles doctor_report_files(const analyze::DoctorRun& run, bool timestamps);
+// Markdown table of the check registry (docs/CHECKS.md).
+std::string render_check_catalog();
+
+}  // namespace ncdx::report

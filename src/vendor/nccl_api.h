@@ -1,0 +1,35 @@
+#pragma once
+// The NCCL functions of the local all-reduce benchmark, resolved from libnccl.so.2 by dlopen
+// (reference/abi.md §3: plain names, no symbol versioning; ncclCommInitAll exists in every
+// version >= 2.14). Loaded once and kept loaded.
+#include <cstddef>
+#include <string>
+
+namespace ncdx::vendor {
+
+using ncclResult = int;
+using ncclCommPtr = void*;
+inline constexpr int kNcclFloat32 = 7;  // ncclDataType_t
+inline constexpr int kNcclSum = 0;      // ncclRedOp_t
+
+struct NcclApi {
+  ncclResult (*GetVersion)(int*) = nullptr;
+  ncclResult (*CommInitAll)(ncclCommPtr*, int, const int*) = nullptr;
+  ncclResult (*CommDestroy)(ncclCommPtr) = nullptr;
+  ncclResult (*GroupStart)() = nullptr;
+  ncclResult (*GroupEnd)() = nullptr;
+  ncclResult (*AllReduce)(const void*, void*, std::size_t, int, int, ncclCommPtr, void*) = nullptr;
+  const char* (*GetErrorString)(ncclResult) = nullptr;
+};
+
+struct NcclLoad {
+  bool ok = false;
+  std::string state, detail, library;
+  NcclApi api;
+};
+
+// NCDX_NCCL_LIB overrides the path; then libnccl.so.2.
+const NcclLoad& nccl();
+std::string nccl_error_text(const NcclLoad& n, ncclResult r);
+
+}  // namespace ncdx::vendor

@@ -1,0 +1,28 @@
+# Runs one ncdx command and compares its stdout with a golden file.
+#   -DCMD="ncdx|args..." (arguments separated by |) -DGOLDEN=file -DEXPECT_RC=n [-DSTRIP_CONTEXT=1] [-DSTDERR_MATCH=regex]
+# UPDATE_GOLDEN=1 in the environment rewrites the golden file instead.
+string(REPLACE "|" ";" CMD "${CMD}")
+execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "${EXPECT_RC}")
+  message(FATAL_ERROR "exit code ${rc}, expected ${EXPECT_RC}\nstderr: ${err}")
+endif()
+if(DEFINED STDERR_MATCH AND NOT err MATCHES "${STDERR_MATCH}")
+  message(FATAL_ERROR "stderr does not match '${STDERR_MATCH}':\n${err}")
+endif()
+if(STRIP_CONTEXT)
+  # The context block holds the host name and the test process's env: not part of the contract.
+  string(JSON out REMOVE "${out}" context)
+  string(APPEND out "\n")
+endif()
+if(NOT DEFINED GOLDEN)
+  return()
+endif()
+if("$ENV{UPDATE_GOLDEN}" STREQUAL "1")
+  file(WRITE "${GOLDEN}" "${out}")
+  return()
+endif()
+file(READ "${GOLDEN}" want)
+if(NOT out STREQUAL want)
+  file(WRITE "${GOLDEN}.actual" "${out}")
+  message(FATAL_ERROR "output differs from ${GOLDEN} (actual written to ${GOLDEN}.actual)")
+endif()

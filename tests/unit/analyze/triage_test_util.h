@@ -1,0 +1,42 @@
+#pragma once
+// Runs the triage pipeline in-process, the way `ncdx triage` does, for tests.
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "analyze/log_source.h"
+#include "analyze/triage_correlate.h"
+#include "analyze/triage_scan.h"
+#include "knowledge/signatures.h"
+
+namespace ncdx::testing {
+
+inline const knowledge::SignatureSet& signatures() {
+  static auto sigs = knowledge::SignatureSet::load_embedded();
+  return *sigs;
+}
+
+inline analyze::TriageResult triage_paths(const std::vector<std::string>& paths,
+                                          analyze::CorrelateOptions opts = {}) {
+  analyze::Scanner s(signatures());
+  auto ex = analyze::expand_inputs(paths);
+  for (const auto& f : ex.files) s.scan_file(f);
+  return analyze::correlate(s.finish(), signatures(), opts);
+}
+
+// One in-memory "file" (a corpus case's log).
+inline analyze::TriageResult triage_text(const std::string& name, const std::string& text,
+                                         analyze::CorrelateOptions opts = {}) {
+  analyze::Scanner s(signatures());
+  auto f = s.add_file(name, analyze::hints_from_path(name));
+  std::istringstream in(text);
+  std::string line;
+  long long n = 0;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    s.feed(f, ++n, line);
+  }
+  return analyze::correlate(s.finish(), signatures(), opts);
+}
+
+}  // namespace ncdx::testing
