@@ -5,7 +5,8 @@
 // NCCL's enqueue.cc format with varying opCount/count/rank). Reports bytes/s.
 //
 // NCDX_BENCH_FILE=<file> instead matches every line of <file> once (read whole into memory first, so
-// only matching is timed) and prints MB/s and the number of lines with a non-context match.
+// only matching is timed; failure signatures only, as triage calls it, or all with NCDX_BENCH_ALL=1)
+// and prints MB/s and the number of lines with a non-context match.
 // NCDX_BENCH_DUMP=<file> writes the "info+coll" mix (repeated to ~64 MiB) to <file>, so the same
 // bytes can be timed with `LC_ALL=C grep -E -c -f patterns.ere <file>` (bench/signature_vs_grep.sh).
 #include <benchmark/benchmark.h>
@@ -66,7 +67,7 @@ const ncdx::knowledge::SignatureSet& sigs() {
   return set.value();
 }
 
-void run(benchmark::State& state, const std::vector<std::string>& lines) {
+void run(benchmark::State& state, const std::vector<std::string>& lines, bool include_context = true) {
   const auto& set = sigs();
   std::vector<ncdx::knowledge::SignatureMatch> out;
   std::size_t bytes = 0, hits = 0;
@@ -74,7 +75,7 @@ void run(benchmark::State& state, const std::vector<std::string>& lines) {
   for (auto _ : state) {
     for (const auto& l : lines) {
       out.clear();
-      set.match(l, out);
+      set.match(l, out, include_context);
       hits += out.size();
     }
     benchmark::DoNotOptimize(hits);
@@ -94,6 +95,19 @@ void BM_MatchInfoCollMix(benchmark::State& state) {
   run(state, lines);
 }
 BENCHMARK(BM_MatchInfoCollMix)->Unit(benchmark::kMillisecond);
+
+// What `ncdx triage` calls: failure signatures only (it extracts context facts itself).
+void BM_MatchInfoLinesFailuresOnly(benchmark::State& state) {
+  static const auto lines = info_lines();
+  run(state, lines, false);
+}
+BENCHMARK(BM_MatchInfoLinesFailuresOnly)->Unit(benchmark::kMillisecond);
+
+void BM_MatchInfoCollMixFailuresOnly(benchmark::State& state) {
+  static const auto lines = coll_mix(info_lines());
+  run(state, lines, false);
+}
+BENCHMARK(BM_MatchInfoCollMixFailuresOnly)->Unit(benchmark::kMillisecond);
 
 void BM_LoadSignatures(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(ncdx::knowledge::SignatureSet::load_embedded());
@@ -125,7 +139,7 @@ int main(int argc, char** argv) {
       std::size_t nl = data.find('\n', pos);
       if (nl == std::string::npos) nl = data.size();
       out.clear();
-      set.match(std::string_view(data).substr(pos, nl - pos), out);
+      set.match(std::string_view(data).substr(pos, nl - pos), out, std::getenv("NCDX_BENCH_ALL") != nullptr);
       for (const auto& m : out)
         if (set.all()[m.index].role != ncdx::knowledge::Role::context) {
           ++failure_lines;

@@ -41,15 +41,24 @@ struct CompiledPattern {
 };
 }  // namespace
 
-struct SignatureSet::Impl {
-  std::vector<Signature> sigs;  // sorted by id
+// One prefilter over a subset of the patterns: FilteredRE2 gives the atoms and the AND/OR tree,
+// AtomScanner finds the atoms in a line. Its regexp ids map to indices of Impl::patterns.
+struct Prefilter {
   re2::FilteredRE2 filter{kMinAtomLen};
-  std::vector<CompiledPattern> patterns;  // by FilteredRE2 regexp id
+  std::vector<int> pattern_of;  // filter regexp id -> index into Impl::patterns
   AtomScanner scanner;
-  std::vector<int> unfiltered;  // regexp ids that pass the filter whatever the atoms
-  // Unique per loaded set (never reused, unlike an address) so per-thread memos can tell sets apart.
-  std::uint64_t serial = next_serial.fetch_add(1) + 1;
-  static inline std::atomic<std::uint64_t> next_serial{0};
+  std::vector<int> unfiltered;  // filter regexp ids that pass whatever the atoms
+  std::uint64_t memo_key = 0;   // unique per prefilter, for the per-thread AllPotentials memo
+};
+
+struct SignatureSet::Impl {
+  std::vector<Signature> sigs;            // sorted by id
+  std::vector<CompiledPattern> patterns;  // signature order; RE2 objects live in all.filter
+  // `all` holds every pattern; `failures` only those of cause/symptom signatures, so that
+  // match(..., include_context=false) does not even scan for the atoms of context signatures,
+  // which nearly every NCCL INFO line contains.
+  Prefilter all, failures;
+  static inline std::atomic<std::uint64_t> next_memo_key{0};
 };
 
 SignatureSet::SignatureSet() : impl_(std::make_unique<Impl>()) {}
@@ -62,7 +71,7 @@ const std::vector<Signature>& SignatureSet::all() const { return impl_->sigs; }
 SignatureSet::Stats SignatureSet::stats() const {
   Stats st;
   st.patterns = impl_->patterns.size();
-  st.unfiltered = impl_->unfiltered.size();
+  st.unfiltered = impl_->all.unfiltered.size();
   for (const auto& p : impl_->patterns) st.fast += p.fast.has_value();
   return st;
 }
@@ -97,21 +106,31 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
     const Signature& s = entries[i].sig;
     for (std::size_t k = 0; k < s.patterns.size(); ++k) {
       int id = -1;
-      RE2::ErrorCode rc = im.filter.Add(s.patterns[k], opt, &id);
+      RE2::ErrorCode rc = im.all.filter.Add(s.patterns[k], opt, &id);
       if (rc != RE2::NoError) {
         RE2 probe(s.patterns[k], opt);  // FilteredRE2 drops the failed RE2; recompile for the message
         return core::Status::bad_input(std::string(source_name) + ":" + std::to_string(entries[i].pattern_lines[k]) +
                                        ": pattern of '" + s.id + "' does not compile: " + probe.error());
+      }
+      im.all.pattern_of.push_back(static_cast<int>(im.patterns.size()));
+      if (s.role != Role::context) {
+        im.failures.filter.Add(s.patterns[k], opt, &id);  // compiled fine just above
+        im.failures.pattern_of.push_back(static_cast<int>(im.patterns.size()));
       }
       CompiledPattern cp{i, 0, {}, SimplePattern::compile(s.patterns[k])};
       im.patterns.push_back(std::move(cp));
     }
     im.sigs.push_back(s);
   }
-  std::vector<std::string> atoms;
-  im.filter.Compile(&atoms);
+  for (Prefilter* pf : {&im.all, &im.failures}) {
+    std::vector<std::string> atoms;
+    pf->filter.Compile(&atoms);
+    pf->scanner = AtomScanner(atoms);
+    if (!pf->pattern_of.empty()) pf->filter.AllPotentials({}, &pf->unfiltered);
+    pf->memo_key = Impl::next_memo_key.fetch_add(1) + 1;
+  }
   for (std::size_t id = 0; id < im.patterns.size(); ++id) {
-    const RE2& re = im.filter.GetRE2(static_cast<int>(id));
+    const RE2& re = im.all.filter.GetRE2(static_cast<int>(id));
     im.patterns[id].ngroups = re.NumberOfCapturingGroups();
     // Names sorted, so fields are appended to the std::map with an end() hint: no key compares.
     for (const auto& [name, idx] : re.NamedCapturingGroups()) im.patterns[id].named.emplace_back(name, idx);
@@ -122,56 +141,58 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
       std::sort(im.patterns[id].fast_named.begin(), im.patterns[id].fast_named.end());
     }
   }
-  im.scanner = AtomScanner(atoms);
-  if (!im.patterns.empty()) im.filter.AllPotentials({}, &im.unfiltered);
   return set;
 }
 
+namespace {
+
+// Candidate patterns (filter regexp ids, sorted) for a line, or nullptr when none can match.
+const std::vector<int>* candidates(const Prefilter& pf, std::string_view line) {
+  thread_local std::vector<int> atoms;
+  thread_local std::vector<int> scratch;
+  atoms.clear();
+  pf.scanner.scan(line, atoms);
+  if (atoms.empty()) return pf.unfiltered.empty() ? nullptr : &pf.unfiltered;  // the common case
+  std::sort(atoms.begin(), atoms.end());
+  atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
+  // Lines of one kind (COLL, Channel, ...) yield the same atom set again and again; the
+  // prefilter-tree walk of AllPotentials allocates, so its answer is memoised per thread.
+  struct Entry {
+    std::vector<int> atoms, candidates;
+  };
+  thread_local struct {
+    std::uint64_t owner = 0;
+    std::unordered_multimap<std::uint64_t, Entry> map;  // FNV-1a of the atom ids -> entry
+  } memo;
+  if (memo.owner != pf.memo_key || memo.map.size() > 4096) {
+    memo.map.clear();
+    memo.owner = pf.memo_key;
+  }
+  std::uint64_t h = 1469598103934665603ULL;
+  for (int a : atoms) h = (h ^ static_cast<std::uint64_t>(a)) * 1099511628211ULL;
+  for (auto [it, end] = memo.map.equal_range(h); it != end; ++it)
+    if (it->second.atoms == atoms) return &it->second.candidates;
+  pf.filter.AllPotentials(atoms, &scratch);  // sorted; includes the unfiltered ones
+  return &memo.map.emplace(h, Entry{atoms, scratch})->second.candidates;
+}
+
+}  // namespace
+
 void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out, bool include_context) const {
   const Impl& im = *impl_;
-  thread_local std::vector<int> atoms;
-  thread_local std::vector<int> candidates;
+  const Prefilter& pf = include_context ? im.all : im.failures;
+  const std::vector<int>* cands = candidates(pf, line);
+  if (!cands) return;
   thread_local std::vector<re2::StringPiece> groups;
-  atoms.clear();
-  im.scanner.scan(line, atoms);
-  if (atoms.empty() && im.unfiltered.empty()) return;  // the common case: nothing to look at
-  const std::vector<int>* cands = &im.unfiltered;
-  if (!atoms.empty()) {
-    std::sort(atoms.begin(), atoms.end());
-    atoms.erase(std::unique(atoms.begin(), atoms.end()), atoms.end());
-    // Lines of one kind (COLL, Channel, ...) yield the same atom set again and again; the
-    // prefilter-tree walk of AllPotentials allocates, so its answer is memoised per thread.
-    struct Entry {
-      std::vector<int> atoms, candidates;
-    };
-    thread_local struct {
-      std::uint64_t owner = 0;
-      std::unordered_multimap<std::uint64_t, Entry> map;  // FNV-1a of the atom ids -> entry
-    } memo;
-    if (memo.owner != im.serial || memo.map.size() > 4096) {
-      memo.map.clear();
-      memo.owner = im.serial;
-    }
-    std::uint64_t h = 1469598103934665603ULL;
-    for (int a : atoms) h = (h ^ static_cast<std::uint64_t>(a)) * 1099511628211ULL;
-    const Entry* hit = nullptr;
-    for (auto [it, end] = memo.map.equal_range(h); it != end && !hit; ++it)
-      if (it->second.atoms == atoms) hit = &it->second;
-    if (!hit) {
-      im.filter.AllPotentials(atoms, &candidates);  // sorted; includes the unfiltered ones
-      hit = &memo.map.emplace(h, Entry{atoms, candidates})->second;
-    }
-    cands = &hit->candidates;
-  }
   thread_local std::vector<std::string_view> spans;
   const re2::StringPiece text(line.data(), line.size());
   std::size_t last_sig = static_cast<std::size_t>(-1);
-  // Regexp ids follow signature order (patterns were added in id order), so one hit per
+  // Pattern indices follow signature order (patterns were added in id order), so one hit per
   // signature is reported in id order.
-  for (int id : *cands) {
+  for (int fid : *cands) {
+    const int id = pf.pattern_of[fid];
     const CompiledPattern& cp = im.patterns[id];
     if (cp.sig == last_sig) continue;
-    if (!include_context && im.sigs[cp.sig].role == Role::context) continue;
     if (cp.fast) {
       if (!cp.fast->match(line, spans)) continue;
       SignatureMatch m{cp.sig, {}};
@@ -181,7 +202,7 @@ void SignatureSet::match(std::string_view line, std::vector<SignatureMatch>& out
       continue;
     }
     groups.assign(cp.ngroups + 1, re2::StringPiece());
-    if (!im.filter.GetRE2(id).Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(), cp.ngroups + 1))
+    if (!im.all.filter.GetRE2(id).Match(text, 0, text.size(), RE2::UNANCHORED, groups.data(), cp.ngroups + 1))
       continue;
     SignatureMatch m{cp.sig, {}};
     for (const auto& [name, idx] : cp.named)

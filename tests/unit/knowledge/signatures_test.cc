@@ -209,3 +209,38 @@ TEST(SignatureFalsePositives, HealthyRealLogsMatchOnlyContext) {
 
 }  // namespace
 }  // namespace ncdx::knowledge
+
+namespace ncdx::knowledge {
+namespace {
+
+// match(line, out, include_context=false) uses a prefilter without context atoms; it must return
+// exactly the non-context part of the full match, on every example and corpus line.
+TEST(SignatureSetMatch, WithoutContextEqualsFilteredFullMatch) {
+  auto set = SignatureSet::load_embedded();
+  ASSERT_TRUE(set.ok());
+  std::vector<std::string> lines;
+  for (const auto& s : set->all()) lines.insert(lines.end(), s.examples.begin(), s.examples.end());
+  std::ifstream in(std::string(NCDX_TEST_DATA) + "/corpus/failures-dev.jsonl");
+  for (std::string rec; std::getline(in, rec);) {
+    if (rec.empty()) continue;
+    std::istringstream log(nlohmann::json::parse(rec).at("log").get<std::string>());
+    for (std::string l; std::getline(log, l);) lines.push_back(l);
+  }
+  ASSERT_GT(lines.size(), 300u);
+  for (const auto& l : lines) {
+    std::vector<SignatureMatch> full, failures;
+    set->match(l, full);
+    set->match(l, failures, /*include_context=*/false);
+    std::vector<SignatureMatch> want;
+    for (auto& m : full)
+      if (set->all()[m.index].role != Role::context) want.push_back(m);
+    ASSERT_EQ(failures.size(), want.size()) << l;
+    for (std::size_t k = 0; k < want.size(); ++k) {
+      EXPECT_EQ(failures[k].index, want[k].index) << l;
+      EXPECT_EQ(failures[k].fields, want[k].fields) << l;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ncdx::knowledge
