@@ -226,3 +226,37 @@ TEST(DoctorFixture, MissingAndUnreadableFilesDegradeToSkipOrWarn) {
   EXPECT_EQ(st["os.memlock"], "SKIP");  // no /proc/self/limits in this tree
   fs::remove_all(dir);
 }
+
+TEST(DoctorFixture, LiveMachineRunsAndValidates) {
+  // This machine (or a CI runner): whatever it has, every check runs or says why not.
+  unsetenv("NCDX_NVML_LIB");
+  probe::ProbeOptions po;
+  po.quick = true;
+  auto run = analyze::run_doctor(probe::probe_machine(core::FileSystem("/"), po));
+  EXPECT_TRUE(run.inventory.live);
+  auto schema = load_json(fs::path(NCDX_SOURCE_DIR) / "docs" / "schema" / "doctor.schema.json");
+  auto errors = testing_schema::validate(schema, report::render_doctor_json(run, true));
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  if (run.inventory.pci_gpus.empty() && run.inventory.nvml.source.state != "ok")
+    for (const auto& o : run.outcomes)
+      if (std::string(o.def->category) == "gpu") EXPECT_EQ(o.result.status, analyze::CheckStatus::skip) << o.def->id;
+}
+
+TEST(DoctorFixture, CliReportDirSaveAndFrom) {
+  auto dir = temp_dir("cli");
+  fs::create_directories(dir);
+  std::string root = "--root " + (kMachines / "pcie-4gpu").string() + " --no-timestamps";
+  setenv("NCDX_NVML_LIB", NCDX_FAKE_NVML, 1);
+  setenv("NCDX_FAKE_NVML_JSON", (kMachines / "pcie-4gpu" / "nvml.json").c_str(), 1);
+  EXPECT_EQ(run_cli("doctor " + root + " --output " + (dir / "r").string() + " --save " + (dir / "s.json").string()), 1);
+  for (const char* f : {"report.json", "report.html", "summary.txt", "junit.xml", "metrics.prom"}) EXPECT_TRUE(fs::exists(dir / "r" / f)) << f;
+  std::string err;
+  EXPECT_EQ(run_cli("doctor " + root + " --output " + (dir / "r").string(), &err), 64);  // no clobber without --force
+  EXPECT_NE(err.find("--force"), std::string::npos);
+  EXPECT_EQ(run_cli("doctor " + root + " --output " + (dir / "r").string() + " --force"), 1);
+  unsetenv("NCDX_NVML_LIB");
+  EXPECT_EQ(run_cli("doctor --from " + (dir / "s.json").string()), 1);  // same verdict offline
+  EXPECT_EQ(run_cli("doctor --root " + (dir / "nope").string(), &err), 66);
+  EXPECT_EQ(run_cli("doctor --quick --full"), 64);
+  fs::remove_all(dir);
+}
