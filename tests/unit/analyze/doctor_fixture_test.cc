@@ -260,3 +260,20 @@ TEST(DoctorFixture, CliReportDirSaveAndFrom) {
   EXPECT_EQ(run_cli("doctor --quick --full"), 64);
   fs::remove_all(dir);
 }
+
+TEST(DoctorFixture, ReplayedTreeCannotReadOutsideItsRoot) {
+  // A hostile bundle links its files at the analysing host's; the probe must treat them as
+  // absent instead of reporting (and re-bundling) this host's data.
+  auto dir = temp_dir("escape");
+  fs::create_directories(dir / "proc/sys/kernel");
+  fs::create_directories(dir / "proc/self");
+  fs::create_symlink("/proc/sys/kernel/osrelease", dir / "proc/sys/kernel/osrelease");
+  fs::create_symlink("/proc/self/limits", dir / "proc/self/limits");
+  std::ofstream(dir / "proc/sys/kernel/hostname") << "inside\n";
+  unsetenv("NCDX_NVML_LIB");
+  auto inv = probe::probe_machine(core::FileSystem(dir), {});
+  EXPECT_EQ(inv.os.hostname, "inside");
+  EXPECT_FALSE(inv.os.kernel);
+  EXPECT_FALSE(inv.os.memlock.soft);
+  fs::remove_all(dir);
+}
