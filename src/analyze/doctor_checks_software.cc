@@ -1,10 +1,11 @@
 // Doctor checks on software: libnccl versions a job could load, torch's NCCL vs the system's,
-// the Python stack, and a minimal NCCL/PyTorch env lint. The full env lint is envlint's
-// `analyze/env_lint.h`; when it lands, the env.* checks registered in doctor_registry.cc should
-// delegate to it (each takes the Inventory's redacted env map and returns one CheckResult).
+// the Python stack, and the NCCL/PyTorch env of the node (through envlint's analyze/env_lint.h).
 #include <set>
 
+#include <functional>
+
 #include "analyze/doctor_checks.h"
+#include "analyze/env_lint.h"
 #include "analyze/doctor_facts.h"
 #include "core/strings.h"
 
@@ -62,36 +63,73 @@ CheckResult check_python_stack(const Inventory& inv) {
 }
 
 namespace {
-std::vector<std::string> set_vars(const Inventory& inv, std::initializer_list<const char*> names) {
-  std::vector<std::string> out;
-  for (const char* n : names)
-    if (auto it = inv.env.find(n); it != inv.env.end()) out.push_back(std::string(n) + "=" + it->second);
-  return out;
+// The env.* checks delegate to envlint's analyze/env_lint.h (lint_env), told what this node is:
+// GPU count and interconnect, NCCL and torch versions seen, interfaces. Rows are grouped by
+// envlint rule id into the doctor checks below; env.values takes every other non-PASS row.
+std::vector<EnvRow> lint_rows(const Inventory& inv) {
+  EnvLintInput in;
+  in.env = inv.env;
+  for (const auto& l : inv.nccl_libs)
+    if (l.version && !in.nccl) in.nccl = Version::parse(*l.version);
+  for (const auto& p : inv.python)
+    if (p.name.starts_with("nvidia_nccl_cu")) in.nccl = Version::parse(p.version);  // torch's NCCL wins
+  for (const auto& p : inv.python)
+    if (p.name == "torch") in.torch = Version::parse(p.version);
+  ClusterShape shape;
+  shape.gpus_per_node = gpu_count(inv);
+  bool nvlink = false, nvswitch = false;
+  for (const auto& g : inv.nvml.gpus)
+    for (const auto& l : g.nvlinks)
+      if (l.active.value_or(false)) {
+        nvlink = true;
+        nvswitch |= l.remote_type.value_or(-1) == 2;
+      }
+  if (shape.gpus_per_node > 0) shape.intra = nvswitch ? "nvswitch" : nvlink ? "nvlink" : "pcie";
+  if (has_ib(inv)) {
+    bool roce = false;
+    for (const auto& d : inv.ib)
+      for (const auto& p : d.ports) roce |= p.link_layer.value_or("") == "Ethernet";
+    shape.inter = roce ? "roce" : "ib";
+  }
+  in.cluster = shape;
+  for (const auto& n : inv.net) in.interfaces.push_back(n.name);
+  return lint_env(in);
+}
+
+const std::set<std::string> kNoEffect = {"env.fake", "env.never-read", "env.log-only", "env.unknown", "env.external-plugin"};
+const std::set<std::string> kRemoved = {"env.removed", "env.not-yet", "env.registration-bug"};
+const std::set<std::string> kAliases = {"env.pytorch-alias", "env.legacy-alias", "env.deprecated", "torch.deprecated-alias"};
+
+CheckResult from_rows(const Inventory& inv, const std::function<bool(const EnvRow&)>& pick, const std::string& ok_text) {
+  std::vector<std::string> ev, fixes;
+  bool failed = false;
+  for (const auto& r : lint_rows(inv)) {
+    if (r.status == "PASS" || !pick(r)) continue;
+    failed |= r.status == "FAIL";
+    ev.push_back(r.parameter + "=" + r.value + " (" + r.risk + ")");
+    if (!r.recommended.empty()) fixes.push_back(r.parameter + ": " + r.recommended);
+  }
+  if (ev.empty()) return pass(ok_text);
+  std::string fix = join_limited(fixes, 4) + " [" + std::to_string(ev.size()) + " row(s); full table: ncdx env lint]";
+  return failed ? fail(join_limited(ev, 4), fix) : warn(join_limited(ev, 4), fix);
 }
 }  // namespace
 
 CheckResult check_env_fake(const Inventory& inv) {
-  auto v = set_vars(inv, {"NCCL_MAX_RINGS", "NCCL_IB_MTU", "NCCL_TIMEOUT", "NCCL_CHECKS_DISABLE", "NCCL_SINGLE_RING_THRESHOLD"});
-  if (!v.empty())
-    return warn("set but read by no NCCL version: " + core::join(v, ", "),
-                "Remove them: NCCL_MAX_RINGS -> NCCL_MAX_NCHANNELS; NCCL_IB_MTU -> set the MTU on the NIC/switch; NCCL_TIMEOUT -> init_process_group(timeout=...).");
-  return pass("no invented NCCL variables set");
+  return from_rows(inv, [](const EnvRow& r) { return kNoEffect.count(r.rule) > 0; }, "no invented or never-read NCCL variables set");
 }
 
 CheckResult check_env_removed(const Inventory& inv) {
-  auto v = set_vars(inv, {"NCCL_LL_THRESHOLD", "NCCL_TREE_THRESHOLD", "NCCL_RINGS", "NCCL_IB_GDR_LEVEL", "NCCL_IB_CUDA_SUPPORT", "NCCL_THREAD_THRESHOLD"});
-  if (!v.empty())
-    return warn("removed from NCCL, now no-ops: " + core::join(v, ", "),
-                "NCCL_LL_THRESHOLD/NCCL_TREE_THRESHOLD -> NCCL_PROTO/NCCL_ALGO; NCCL_IB_GDR_LEVEL -> NCCL_NET_GDR_LEVEL; NCCL_RINGS -> NCCL_GRAPH_FILE.");
-  return pass("no removed NCCL variables set");
+  return from_rows(inv, [](const EnvRow& r) { return kRemoved.count(r.rule) > 0; }, "no removed or not-yet-supported NCCL variables set");
 }
 
 CheckResult check_env_torch_aliases(const Inventory& inv) {
-  auto v = set_vars(inv, {"NCCL_ASYNC_ERROR_HANDLING", "NCCL_BLOCKING_WAIT", "NCCL_DESYNC_DEBUG", "NCCL_ENABLE_TIMING"});
-  if (!v.empty())
-    return warn("deprecated PyTorch aliases (not NCCL variables): " + core::join(v, ", "),
-                "Use the TORCH_NCCL_* names (TORCH_NCCL_ASYNC_ERROR_HANDLING, TORCH_NCCL_BLOCKING_WAIT, ...); when both are set the TORCH_ name wins.");
-  return pass("no deprecated PyTorch NCCL_* aliases set");
+  return from_rows(inv, [](const EnvRow& r) { return kAliases.count(r.rule) > 0; }, "no deprecated or alias names set");
+}
+
+CheckResult check_env_values(const Inventory& inv) {
+  return from_rows(inv, [](const EnvRow& r) { return !kNoEffect.count(r.rule) && !kRemoved.count(r.rule) && !kAliases.count(r.rule); },
+                   "NCCL/PyTorch variable values valid for this node");
 }
 
 CheckResult check_env_disable(const Inventory& inv) {
@@ -109,20 +147,6 @@ CheckResult check_env_disable(const Inventory& inv) {
   if (!bad.empty())
     return warn("transport disabled: " + core::join(bad, ", "), "Unset these unless they work around a confirmed problem: they force slower paths (host memory, TCP sockets).");
   return pass("no NCCL transport disabled");
-}
-
-CheckResult check_env_levels(const Inventory& inv) {
-  // Exact, case-sensitive strings, or integers (nccl_facts §1.2); anything else is ignored silently.
-  static const std::set<std::string> ok = {"LOC", "NVL", "NVB", "C2C", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS"};
-  std::vector<std::string> bad;
-  for (const char* n : {"NCCL_P2P_LEVEL", "NCCL_NET_GDR_LEVEL"}) {
-    auto it = inv.env.find(n);
-    if (it == inv.env.end() || it->second.empty()) continue;
-    if (!ok.count(it->second) && !core::parse_int(it->second)) bad.push_back(std::string(n) + "=" + it->second);
-  }
-  if (!bad.empty())
-    return warn("values NCCL ignores silently: " + core::join(bad, ", "), "Use one of LOC NVL NVB C2C PIX PXB P2C PXN PHB SYS (upper case, exact).");
-  return pass("NCCL_P2P_LEVEL / NCCL_NET_GDR_LEVEL unset or valid");
 }
 
 }  // namespace ncdx::analyze

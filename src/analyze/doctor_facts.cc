@@ -3,6 +3,7 @@
 #include <map>
 
 #include "core/strings.h"
+#include "knowledge/xid.h"
 
 namespace ncdx::analyze {
 
@@ -102,6 +103,11 @@ std::optional<std::string> pci_distance(const probe::PciDevice& a, const probe::
 }
 
 XidInfo xid_info(int xid) {
+  // knowledge/xid.h (data/xid.yaml) is the shared table; "fatal" = severity error or worse.
+  if (const auto* k = knowledge::xid_info(xid))
+    return {k->name, k->severity >= core::Severity::error};
+  if (!knowledge::xid_table().empty()) return {"unknown XID (not in the knowledge table)", false};
+  // Fallback only if the embedded table failed to load.
   // Meanings after NVIDIA's XID catalog (docs.nvidia.com/deploy/xid-errors); "fatal" = the GPU
   // needs a reset/reboot or hardware triage before a job can trust it. To be replaced by
   // knowledge/xid.h (branch kb) when merged.

@@ -83,12 +83,12 @@ std::vector<CheckDef> register_doctor_checks() {
       {"sw.nccl_versions", "software", "one libnccl version on the machine", "quick", "libnccl files found", "ncclGetVersion encoding (abi.md §3); NCCL 'Mismatched NCCL version detected' across ranks", check_nccl_versions},
       {"sw.torch_nccl", "software", "torch's NCCL matches the system NCCL", "quick", "torch installed", "PyTorch wheels depend on nvidia-nccl-cu* (its version is torch's NCCL)", check_torch_nccl},
       {"sw.python_stack", "software", "training-stack package versions", "quick", "Python environments found", "*.dist-info/METADATA Version", check_python_stack},
-      // env (minimal; the full lint is envlint's analyze/env_lint.h)
-      {"env.fake_vars", "env", "no invented NCCL variables", "quick", "always", "nccl_facts §1.2 (NCCL_MAX_RINGS, NCCL_IB_MTU, NCCL_TIMEOUT are fakes)", check_env_fake},
-      {"env.removed_vars", "env", "no removed NCCL variables", "quick", "always", "nccl_facts §1.2 (removed in 2.4.2 / 2.5.6)", check_env_removed},
-      {"env.torch_aliases", "env", "no deprecated PyTorch NCCL_* aliases", "quick", "always", "nccl_facts §2.1 (TORCH_ prefix since PyTorch 2.2)", check_env_torch_aliases},
+      // env: delegated to envlint's analyze/env_lint.h, except the node-aware transport check
+      {"env.fake_vars", "env", "no invented or never-read NCCL variables (envlint)", "quick", "always", "nccl_facts §1.2 (NCCL_MAX_RINGS, NCCL_IB_MTU, NCCL_TIMEOUT are fakes); env_lint rules env.fake/never-read/unknown", check_env_fake},
+      {"env.removed_vars", "env", "no removed NCCL variables (envlint)", "quick", "always", "nccl_facts §1.2 (removed in 2.4.2 / 2.5.6); env_lint rule env.removed", check_env_removed},
+      {"env.torch_aliases", "env", "no deprecated PyTorch NCCL_* aliases (envlint)", "quick", "always", "nccl_facts §2.1 (TORCH_ prefix since PyTorch 2.2); env_lint rule env.pytorch-alias", check_env_torch_aliases},
       {"env.disable_flags", "env", "no NCCL transport disabled", "quick", "always", "nccl_env_vars.tsv NCCL_P2P_DISABLE / NCCL_IB_DISABLE / NCCL_SHM_DISABLE", check_env_disable},
-      {"env.level_values", "env", "NCCL_P2P_LEVEL / NCCL_NET_GDR_LEVEL values valid", "quick", "always", "nccl_facts §1.2 (exact strcmp; misspelled values silently ignored)", check_env_levels},
+      {"env.values", "env", "NCCL/PyTorch variable values valid for this node (envlint)", "quick", "always", "analyze/env_lint.h rules (nccl_env_vars.tsv, nccl_facts §1-2)", check_env_values},
   };
 }
 }  // namespace

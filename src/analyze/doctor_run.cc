@@ -3,6 +3,10 @@
 #include <map>
 
 #include "analyze/doctor_facts.h"
+#include "core/fs.h"
+#include "measure/cuda_bench.h"
+#include "measure/shm_bench.h"
+#include "measure/storage_bench.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -105,34 +109,83 @@ std::vector<std::vector<std::string>> build_p2p_view(const probe::Inventory& inv
   return out;
 }
 
-std::vector<Measurement> doctor_measurements(const probe::Inventory& inv, bool full) {
-  // The measure layer (copy bandwidth, shm and storage throughput) is owned by the `topo`
-  // branch; until it is merged every measurement reports SKIP with that reason.
-  std::string why = !full ? "measurements run with --full" : "measure layer not available in this build (src/measure/, branch topo)";
-  std::vector<Measurement> out;
-  for (auto [id, title, unit] : {std::tuple{"copy_bandwidth", "GPU copy bandwidth matrix", "GB/s"},
-                                 std::tuple{"copy_latency", "GPU copy latency matrix", "us"},
-                                 std::tuple{"shm_write", "/dev/shm write throughput", "GB/s"},
-                                 std::tuple{"storage_fsync", "storage fsync throughput", "MB/s"}}) {
-    Measurement m;
-    m.id = id;
-    m.title = title;
-    m.unit = unit;
-    m.status = "SKIP";
-    m.detail = (std::string(id).starts_with("copy") && gpu_count(inv) == 0) ? "no GPUs" : why;
-    out.push_back(std::move(m));
+probe::TopoMatrix to_topo_matrix(const TopoView& view, const probe::Inventory& inv) {
+  probe::TopoMatrix m;
+  m.source = nvml_ok(inv) ? "nvml" : "sysfs";
+  for (std::size_t k = 0; k < view.labels.size(); ++k) {
+    std::optional<int> numa;
+    if (!view.numa[k].empty()) numa = std::stoi(view.numa[k]);
+    if (view.labels[k].starts_with("GPU")) {
+      probe::Gpu g;
+      g.index = static_cast<int>(m.gpus.size());
+      g.bus_id = view.devices[k];
+      g.numa_node = numa;
+      g.cpu_affinity = view.cpu_affinity[k];
+      if (nvml_ok(inv) && k < inv.nvml.gpus.size()) {
+        const auto& ng = inv.nvml.gpus[k];
+        g.name = ng.name.value_or("");
+        if (ng.cc_major && ng.cc_minor) g.sm = *ng.cc_major * 10 + *ng.cc_minor;
+      }
+      if (const auto* p = find_pci(inv, g.bus_id)) {
+        g.pcie_gts = p->cur_speed_gts;
+        g.pcie_width = p->cur_width;
+      }
+      m.gpus.push_back(std::move(g));
+    } else {
+      probe::Nic n;
+      n.label = view.labels[k];
+      n.name = view.devices[k];
+      n.numa_node = numa;
+      for (const auto& d : inv.ib)
+        if (d.name == n.name) {
+          n.bus_id = d.pci_bdf.value_or("");
+          for (const auto& p : d.ports)
+            if (p.rate_gbps) n.port_gbps = std::max(n.port_gbps.value_or(0), *p.rate_gbps);
+        }
+      m.nics.push_back(std::move(n));
+    }
   }
-  return out;
+  m.reset_links();
+  for (std::size_t i = 0; i < view.labels.size(); ++i)
+    for (std::size_t j = 0; j < view.labels.size(); ++j)
+      if (auto l = probe::parse_link_code(view.cell[i][j])) m.at(i, j) = *l;
+  return m;
 }
 
-DoctorRun run_doctor(probe::Inventory inv, bool full) {
+void run_measurements(DoctorRun& run, const DoctorOptions& opt) {
+  const auto& inv = run.inventory;
+  std::string why = !opt.full ? "measurements run with --full" : !inv.live ? "measurements need the live machine (not a replay)" : "";
+  if (!why.empty()) {
+    run.measurements.push_back(measure::skipped("gpu.copies", "GPU copy bandwidth and latency matrices", "GB/s", gpu_count(inv) ? why : "no GPUs"));
+    run.measurements.push_back(measure::skipped("shm.write", "/dev/shm write throughput", "GB/s", why));
+    run.measurements.push_back(measure::skipped("storage.fsync", "storage fsync'd write throughput", "GB/s", why));
+    return;
+  }
+  auto gpu = measure::measure_gpu_copies(&run.matrix);
+  for (auto& m : gpu.measurements) run.measurements.push_back(std::move(m));
+  run.p2p_gbps = std::move(gpu.p2p_gbps);
+  run.p2p_latency_us = std::move(gpu.p2p_latency_us);
+  run.measurements.push_back(measure::measure_shm_write(core::FileSystem("/")));
+  measure::StorageOptions so;
+  so.dir = opt.storage_dir.empty() ? "." : opt.storage_dir;
+  so.bytes = std::size_t{256} << 20;  // a preflight, not a benchmark
+  for (auto& m : measure::measure_storage(so)) run.measurements.push_back(std::move(m));
+}
+
+DoctorRun run_doctor(probe::Inventory inv, const DoctorOptions& opt) {
   DoctorRun run;
   run.outcomes = run_doctor_checks(inv);
   run.topo = build_topo_view(inv);
+  run.matrix = to_topo_matrix(run.topo, inv);
   run.p2p = build_p2p_view(inv);
-  run.measurements = doctor_measurements(inv, full);
   run.exit_code = exit_code_for(run.outcomes);
   run.inventory = std::move(inv);
+  run_measurements(run, opt);
+  // A failed measurement counts like a failed check (a WARN like a warning).
+  for (const auto& m : run.measurements) {
+    if (m.status == measure::Status::fail) run.exit_code = 2;
+    else if (m.status == measure::Status::warn && run.exit_code < 1) run.exit_code = 1;
+  }
   return run;
 }
 

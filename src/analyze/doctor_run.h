@@ -8,6 +8,8 @@
 #include <vector>
 
 #include "analyze/doctor_check.h"
+#include "measure/measurements.h"
+#include "probe/topo_matrix.h"
 #include "probe/inventory.h"
 
 namespace ncdx::analyze {
@@ -23,27 +25,29 @@ struct TopoView {
   std::vector<std::string> legend_nics;      // "NIC0: mlx5_0"
 };
 
-struct Measurement {
-  std::string id, title, status;  // status PASS/WARN/FAIL/SKIP
-  std::string unit;
-  std::optional<double> value;
-  std::vector<std::vector<std::optional<double>>> matrix;  // GPU x GPU when applicable
-  std::string detail;
+struct DoctorOptions {
+  bool full = false;        // run the measure layer (live machine only)
+  std::string storage_dir;  // --storage-dir for the fsync throughput test ("" = current directory)
 };
 
 struct DoctorRun {
   probe::Inventory inventory;
   std::vector<CheckOutcome> outcomes;
   TopoView topo;
+  probe::TopoMatrix matrix;                   // the same topology in topo's model (probe/topo_matrix.h)
   std::vector<std::vector<std::string>> p2p;  // P2P read status codes as text
-  std::vector<Measurement> measurements;
+  std::vector<measure::Measurement> measurements;
+  // [src][dst] GPU copy bandwidth (GB/s) and latency (us) from measure_gpu_copies; empty if not run.
+  std::vector<std::vector<std::optional<double>>> p2p_gbps, p2p_latency_us;
   int exit_code = 0;
 };
 
 TopoView build_topo_view(const probe::Inventory& inv);
 std::vector<std::vector<std::string>> build_p2p_view(const probe::Inventory& inv);
-// --full measurements; SKIP entries with the reason when not available.
-std::vector<Measurement> doctor_measurements(const probe::Inventory& inv, bool full);
-DoctorRun run_doctor(probe::Inventory inv, bool full);
+// The TopoView as topo's TopoMatrix (source "nvml" when NVML filled it, else "sysfs").
+probe::TopoMatrix to_topo_matrix(const TopoView& view, const probe::Inventory& inv);
+// --full measurements (live machine only); SKIP entries with the reason otherwise.
+void run_measurements(DoctorRun& run, const DoctorOptions& opt);
+DoctorRun run_doctor(probe::Inventory inv, const DoctorOptions& opt = {});
 
 }  // namespace ncdx::analyze

@@ -17,7 +17,7 @@ namespace ncdx::cli {
 namespace {
 struct DoctorOptions {
   bool quick = false, full = false, list = false;
-  std::string save, from;
+  std::string save, from, storage_dir;
 };
 
 int fail_with(const core::Status& s) {
@@ -43,7 +43,10 @@ int run_doctor_command(const GlobalOptions& g, const DoctorOptions& o) {
     po.quick = o.quick;
     inv = probe::probe_machine(core::FileSystem(g.root), po);
   }
-  auto run = analyze::run_doctor(std::move(inv), o.full);
+  analyze::DoctorOptions dopt;
+  dopt.full = o.full;
+  dopt.storage_dir = o.storage_dir;
+  auto run = analyze::run_doctor(std::move(inv), dopt);
   if (!o.save.empty()) {
     nlohmann::json snap = {{"schema", "ncdx.snapshot/1"}, {"inventory", probe::to_json(run.inventory)}};
     if (auto s = core::write_file_atomic(o.save, core::dump_json(snap)); !s) return fail_with(s);
@@ -63,6 +66,7 @@ CLI::App* add_doctor(CLI::App& root, const GlobalOptions& global, int& exit_code
   auto* quick = cmd->add_flag("--quick", o.quick, "skip per-link counters, P2P matrices and library dlopen (< 5 s)");
   auto* full = cmd->add_flag("--full", o.full, "also run measurements (copy bandwidth, shm and storage throughput)");
   quick->excludes(full);
+  cmd->add_option("--storage-dir", o.storage_dir, "directory for the --full storage fsync test (default: current directory)");
   cmd->add_option("--save", o.save, "write the probed inventory as a snapshot JSON (replay with --from)");
   cmd->add_option("--from", o.from, "analyse a snapshot JSON or a bundle directory from `ncdx gather` instead of this machine");
   cmd->add_flag("--list-checks", o.list, "print the check registry as Markdown (docs/CHECKS.md)");

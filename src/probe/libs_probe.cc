@@ -41,6 +41,7 @@ bool is_nccl_file(std::string_view name) {
 }
 
 std::optional<std::string> scan_file(const SysReader& r, const std::string& path) {
+  if (!r.contained(path)) return std::nullopt;
   std::ifstream in(r.fs().host_path(path), std::ios::binary);
   if (!in) return std::nullopt;
   std::string carry, chunk(1 << 20, '\0');

@@ -1,5 +1,7 @@
 #include "probe/sys_reader.h"
 
+#include <filesystem>
+
 #include "core/strings.h"
 
 namespace ncdx::probe {
@@ -17,7 +19,19 @@ std::string normalize_path(std::string_view path) {
   return "/" + core::join(parts, "/");
 }
 
+bool SysReader::contained(std::string_view path) const {
+  if (fs_.is_live()) return true;
+  std::error_code ec;
+  auto root = std::filesystem::weakly_canonical(fs_.root(), ec);
+  if (ec) return false;
+  auto real = std::filesystem::weakly_canonical(fs_.host_path(path), ec);
+  if (ec) return false;
+  auto r = real.string(), rs = root.string();
+  return r == rs || r.starts_with(rs.ends_with("/") ? rs : rs + "/");
+}
+
 std::optional<std::string> SysReader::raw(std::string_view path, std::size_t max_bytes) const {
+  if (!contained(path)) return std::nullopt;
   auto r = fs_.read(path, max_bytes);
   if (!r) return std::nullopt;
   if (trace_) trace_->files.insert(normalize_path(path));
@@ -37,6 +51,7 @@ std::optional<long long> SysReader::integer(std::string_view path) const {
 }
 
 std::vector<std::string> SysReader::list(std::string_view dir) const {
+  if (!contained(dir)) return {};
   auto out = fs_.list(dir);
   if (trace_ && fs_.is_dir(dir)) trace_->dirs[normalize_path(dir)] = out;
   return out;

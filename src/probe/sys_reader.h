@@ -36,6 +36,9 @@ class SysReader {
   // "/sys/devices/pci0000:00/.../X"); the path itself when it is not a link.
   std::string resolve(std::string_view path) const;
   bool exists(std::string_view path) const;
+  // False when a replayed tree's symlinks lead outside its root (a hostile bundle pointing at
+  // the analysing host's /etc): such paths are treated as absent. Always true on the live root.
+  bool contained(std::string_view path) const;
   // Exists but cannot be read (permissions, EINVAL on sysfs): for SKIP/WARN reasons.
   bool unreadable(std::string_view path) const;
 

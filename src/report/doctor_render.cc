@@ -105,8 +105,14 @@ std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
   out += "\n" + core::paint("MEASUREMENTS", core::Color::bold, color) + "\n";
   core::Table mt({"STATUS", "MEASUREMENT", "RESULT"});
   for (const auto& m : run.measurements) {
-    std::string res = m.value ? fmt::format("{:.2f} {}", *m.value, m.unit) : m.detail;
-    mt.add({core::Cell(m.status, m.status == "SKIP" ? core::Color::grey : core::Color::none), m.id, res});
+    std::string res = m.detail;
+    if (m.value) {
+      res = fmt::format("{:.2f} {}", *m.value, m.unit);
+      if (m.expected) res += fmt::format(" (expected {:.2f}, {:.0f}%)", *m.expected, m.pct_of_expected.value_or(0));
+    }
+    std::string st = measure::to_string(m.status);
+    core::Color c = st == "FAIL" ? core::Color::red : st == "WARN" ? core::Color::yellow : st == "PASS" ? core::Color::green : core::Color::grey;
+    mt.add({core::Cell(st, c), m.id, res});
   }
   out += mt.render(color, 140);
   out += "\n" + std::to_string(run.outcomes.size()) + " checks: " + core::paint(std::to_string(count[CheckStatus::pass]) + " PASS", core::Color::green, color) +
@@ -133,19 +139,17 @@ nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps
                       {"fact", o.def->fact}});
   }
   nlohmann::json meas = nlohmann::json::array();
-  for (const auto& m : run.measurements) {
-    nlohmann::json matrix = nullptr;
-    if (!m.matrix.empty()) {
-      matrix = nlohmann::json::array();
-      for (const auto& r : m.matrix) {
-        nlohmann::json row = nlohmann::json::array();
-        for (const auto& v : r) row.push_back(core::opt_json(v));
-        matrix.push_back(row);
-      }
+  for (const auto& m : run.measurements) meas.push_back(measure::to_json(m));
+  auto matrix_json = [](const std::vector<std::vector<std::optional<double>>>& m) {
+    if (m.empty()) return nlohmann::json(nullptr);
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : m) {
+      nlohmann::json row = nlohmann::json::array();
+      for (const auto& v : r) row.push_back(core::opt_json(v));
+      out.push_back(row);
     }
-    meas.push_back({{"id", m.id}, {"title", m.title}, {"status", m.status}, {"unit", m.unit},
-                    {"value", core::opt_json(m.value)}, {"matrix", matrix}, {"detail", m.detail}});
-  }
+    return out;
+  };
   nlohmann::json seen = nlohmann::json::object();
   std::optional<std::string> nccl;
   for (const auto& l : inv.nccl_libs)
@@ -163,6 +167,7 @@ nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps
                          {"cpu_affinity", run.topo.cpu_affinity}, {"numa", run.topo.numa}};
   return {{"schema", "ncdx.doctor/1"}, {"context", ctx},       {"summary", summary},
           {"exit_code", run.exit_code}, {"checks", checks},     {"measurements", meas},
+          {"matrices", {{"copy_bandwidth_gbps", matrix_json(run.p2p_gbps)}, {"copy_latency_us", matrix_json(run.p2p_latency_us)}}},
           {"topology", topo},           {"p2p", run.p2p},       {"inventory", probe::to_json(inv)}};
 }
 
@@ -191,16 +196,31 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
   body += "<h2>GPU memory used</h2>\n";
   body += gl.empty() ? "<p>No GPU memory data (" + html_escape(inv.nvml.source.state + ": " + inv.nvml.source.detail) + ").</p>\n"
                      : svg_heatmap(mem, {"used"}, gl, "GiB") + "\n";
-  for (const auto& m : run.measurements) {
-    if (m.id != "copy_bandwidth" && m.id != "copy_latency") continue;
-    body += "<h2>" + html_escape(m.title) + "</h2>\n";
-    if (m.matrix.empty()) body += "<p class=\"SKIP\">SKIP: " + html_escape(m.detail) + "</p>\n";
-    else {
-      std::vector<std::string> labels;
-      for (std::size_t i = 0; i < m.matrix.size(); ++i) labels.push_back("GPU" + std::to_string(i));
-      body += svg_heatmap(m.matrix, labels, labels, m.unit) + "\n";
+  std::string gpu_why = "not measured";
+  for (const auto& m : run.measurements)
+    if (m.id == "gpu.copies" || m.status == measure::Status::skip) {
+      gpu_why = m.detail;
+      break;
     }
+  for (auto [title, mat, unit] : {std::tuple{"GPU copy bandwidth matrix", &run.p2p_gbps, "GB/s"},
+                                  std::tuple{"GPU copy latency matrix", &run.p2p_latency_us, "us"}}) {
+    body += std::string("<h2>") + title + "</h2>\n";
+    if (mat->empty()) {
+      body += "<p class=\"SKIP\">SKIP: " + html_escape(gpu_why) + "</p>\n";
+      continue;
+    }
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < mat->size(); ++i) labels.push_back("GPU" + std::to_string(i));
+    body += svg_heatmap(*mat, labels, labels, unit) + "\n";
   }
+  body += "<h2>Measurements</h2>\n<table><tr><th>Status</th><th>Measurement</th><th>Value</th><th>Expected</th><th>Detail</th></tr>\n";
+  for (const auto& m : run.measurements) {
+    std::string st = measure::to_string(m.status);
+    body += "<tr><td class=\"" + st + "\">" + st + "</td><td>" + html_escape(m.id) + "</td><td>" +
+            (m.value ? fmt::format("{:.2f} {}", *m.value, html_escape(m.unit)) : std::string("null")) + "</td><td>" +
+            (m.expected ? fmt::format("{:.2f}", *m.expected) : std::string("null")) + "</td><td>" + html_escape(m.detail) + "</td></tr>\n";
+  }
+  body += "</table>\n";
   if (!run.topo.labels.empty()) {
     body += "<h2>Topology</h2>\n<table><tr><th></th>";
     for (const auto& l : run.topo.labels) body += "<th>" + html_escape(l) + "</th>";
@@ -240,6 +260,8 @@ std::string render_doctor_prom(const analyze::DoctorRun& run) {
     for (const auto& p : d.ports)
       if (p.rate_gbps)
         m.push_back({"ncdx_ib_port_rate_gbps", "IB/RoCE port rate", {{"device", d.name}, {"port", std::to_string(p.port)}, {"host", host}}, *p.rate_gbps});
+  for (const auto& x : run.measurements)
+    if (x.value) m.push_back({"ncdx_doctor_measurement", "doctor measurement value (unit in the label)", {{"id", x.id}, {"unit", x.unit}, {"host", host}}, *x.value});
   if (run.inventory.os.shm_size_bytes)
     m.push_back({"ncdx_shm_size_bytes", "/dev/shm size from the mount table", {{"host", host}}, static_cast<double>(*run.inventory.os.shm_size_bytes)});
   return render_prometheus(m);

@@ -62,7 +62,7 @@ class DoctorMachines : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(DoctorMachines, JsonMatchesSchemaAndReportDirIsComplete) {
   auto schema = load_json(fs::path(NCDX_SOURCE_DIR) / "docs" / "schema" / "doctor.schema.json");
-  auto run = analyze::run_doctor(probe_fixture(GetParam()), false);
+  auto run = analyze::run_doctor(probe_fixture(GetParam()));
   auto j = report::render_doctor_json(run, false);
   auto errors = testing_schema::validate(schema, j);
   EXPECT_TRUE(errors.empty()) << errors.front();
@@ -80,7 +80,7 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, DoctorMachines, ::testing::Values("dgx-h100",
 
 TEST(DoctorFixture, SchemaValidatorCatchesViolations) {
   auto schema = load_json(fs::path(NCDX_SOURCE_DIR) / "docs" / "schema" / "doctor.schema.json");
-  auto run = analyze::run_doctor(probe_fixture("broken"), false);
+  auto run = analyze::run_doctor(probe_fixture("broken"));
   auto j = report::render_doctor_json(run, false);
   j["checks"][0]["status"] = "MAYBE";
   j["exit_code"] = 7;
@@ -89,7 +89,7 @@ TEST(DoctorFixture, SchemaValidatorCatchesViolations) {
 }
 
 TEST(DoctorFixture, BrokenNodeFindsEveryPlantedFault) {
-  auto run = analyze::run_doctor(probe_fixture("broken"), false);
+  auto run = analyze::run_doctor(probe_fixture("broken"));
   auto st = statuses(run);
   for (const char* id : {"os.shm_size", "os.memlock", "kernel.xid", "gpu.row_remap", "gpu.ecc_errors", "nvlink.state", "ib.port_state"})
     EXPECT_EQ(st[id], "FAIL") << id;
@@ -102,7 +102,7 @@ TEST(DoctorFixture, BrokenNodeFindsEveryPlantedFault) {
 }
 
 TEST(DoctorFixture, HealthyDgxPassesAndMatchesRealTopology) {
-  auto run = analyze::run_doctor(probe_fixture("dgx-h100"), false);
+  auto run = analyze::run_doctor(probe_fixture("dgx-h100"));
   EXPECT_EQ(run.exit_code, 0);
   // The real `nvidia-smi topo -m` of an HGX H100 node (shared/data topo_matrices.jsonl,
   // slurmv4-aihub0007-h100-12nic; copied in tests/data/doctor/): NV18 between all GPUs, each
@@ -134,7 +134,7 @@ TEST(DoctorFixture, HealthyDgxPassesAndMatchesRealTopology) {
 }
 
 TEST(DoctorFixture, NoDriverCountsGpusOnPci) {
-  auto run = analyze::run_doctor(probe_fixture("nodriver"), false);
+  auto run = analyze::run_doctor(probe_fixture("nodriver"));
   auto st = statuses(run);
   EXPECT_EQ(st["os.driver"], "FAIL");
   EXPECT_EQ(st["os.shm_size"], "FAIL");  // 8 GPUs counted on PCI
@@ -147,14 +147,14 @@ TEST(DoctorFixture, NoDriverCountsGpusOnPci) {
 
 TEST(DoctorFixture, SnapshotRoundTrip) {
   auto inv = probe_fixture("a100-pcie-acs");
-  auto before = analyze::run_doctor(inv, false);
+  auto before = analyze::run_doctor(inv);
   auto dir = temp_dir("snap");
   fs::create_directories(dir);
   auto file = dir / "snap.json";
   std::ofstream(file) << core::dump_json({{"schema", "ncdx.snapshot/1"}, {"inventory", probe::to_json(inv)}});
   auto back = probe::load_from(file, false);
   ASSERT_TRUE(back) << back.status().message();
-  auto after = analyze::run_doctor(*back, false);
+  auto after = analyze::run_doctor(*back);
   EXPECT_EQ(statuses(before), statuses(after));
   EXPECT_EQ(core::dump_json(probe::to_json(back->nvml)), core::dump_json(probe::to_json(inv.nvml)));
   fs::remove_all(dir);
@@ -171,8 +171,8 @@ TEST(DoctorFixture, GatherBundleReplaysTheSameChecks) {
   unsetenv("NCDX_NVML_LIB");  // the replay must not need NVML: it comes from ncdx/nvml.json
   auto replay = probe::load_from(dir, false);
   ASSERT_TRUE(replay) << replay.status().message();
-  auto a = analyze::run_doctor(probe_fixture("broken"), false);
-  auto b = analyze::run_doctor(*replay, false);
+  auto a = analyze::run_doctor(probe_fixture("broken"));
+  auto b = analyze::run_doctor(*replay);
   EXPECT_EQ(statuses(a), statuses(b));
   for (std::size_t i = 0; i < a.outcomes.size(); ++i)
     EXPECT_EQ(a.outcomes[i].result.evidence, b.outcomes[i].result.evidence) << a.outcomes[i].def->id;
@@ -213,7 +213,7 @@ TEST(DoctorFixture, MissingAndUnreadableFilesDegradeToSkipOrWarn) {
   // An empty root: every probe finds nothing; every check still runs.
   fs::create_directories(dir / "empty");
   unsetenv("NCDX_NVML_LIB");
-  auto run = analyze::run_doctor(probe::probe_machine(core::FileSystem(dir / "empty"), {}), false);
+  auto run = analyze::run_doctor(probe::probe_machine(core::FileSystem(dir / "empty"), {}));
   EXPECT_EQ(run.outcomes.size(), analyze::doctor_checks().size());
   EXPECT_EQ(run.exit_code, 0);
   // An IB port whose state file cannot be read (a directory where a file should be).
@@ -221,8 +221,59 @@ TEST(DoctorFixture, MissingAndUnreadableFilesDegradeToSkipOrWarn) {
   std::ofstream(dir / "ib" / "sys/class/infiniband/mlx5_0/ports/1/rate") << "400 Gb/sec (4X NDR)\n";
   auto inv = probe::probe_machine(core::FileSystem(dir / "ib"), {});
   ASSERT_EQ(inv.ib.size(), 1u);
-  auto st = statuses(analyze::run_doctor(inv, false));
+  auto st = statuses(analyze::run_doctor(inv));
   EXPECT_EQ(st["ib.port_state"], "WARN");
   EXPECT_EQ(st["os.memlock"], "SKIP");  // no /proc/self/limits in this tree
+  fs::remove_all(dir);
+}
+
+TEST(DoctorFixture, LiveMachineRunsAndValidates) {
+  // This machine (or a CI runner): whatever it has, every check runs or says why not.
+  unsetenv("NCDX_NVML_LIB");
+  probe::ProbeOptions po;
+  po.quick = true;
+  auto run = analyze::run_doctor(probe::probe_machine(core::FileSystem("/"), po));
+  EXPECT_TRUE(run.inventory.live);
+  auto schema = load_json(fs::path(NCDX_SOURCE_DIR) / "docs" / "schema" / "doctor.schema.json");
+  auto errors = testing_schema::validate(schema, report::render_doctor_json(run, true));
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  if (run.inventory.pci_gpus.empty() && run.inventory.nvml.source.state != "ok")
+    for (const auto& o : run.outcomes)
+      if (std::string(o.def->category) == "gpu") EXPECT_EQ(o.result.status, analyze::CheckStatus::skip) << o.def->id;
+}
+
+TEST(DoctorFixture, CliReportDirSaveAndFrom) {
+  auto dir = temp_dir("cli");
+  fs::create_directories(dir);
+  std::string root = "--root " + (kMachines / "pcie-4gpu").string() + " --no-timestamps";
+  setenv("NCDX_NVML_LIB", NCDX_FAKE_NVML, 1);
+  setenv("NCDX_FAKE_NVML_JSON", (kMachines / "pcie-4gpu" / "nvml.json").c_str(), 1);
+  EXPECT_EQ(run_cli("doctor " + root + " --output " + (dir / "r").string() + " --save " + (dir / "s.json").string()), 1);
+  for (const char* f : {"report.json", "report.html", "summary.txt", "junit.xml", "metrics.prom"}) EXPECT_TRUE(fs::exists(dir / "r" / f)) << f;
+  std::string err;
+  EXPECT_EQ(run_cli("doctor " + root + " --output " + (dir / "r").string(), &err), 64);  // no clobber without --force
+  EXPECT_NE(err.find("--force"), std::string::npos);
+  EXPECT_EQ(run_cli("doctor " + root + " --output " + (dir / "r").string() + " --force"), 1);
+  unsetenv("NCDX_NVML_LIB");
+  EXPECT_EQ(run_cli("doctor --from " + (dir / "s.json").string()), 1);  // same verdict offline
+  EXPECT_EQ(run_cli("doctor --root " + (dir / "nope").string(), &err), 66);
+  EXPECT_EQ(run_cli("doctor --quick --full"), 64);
+  fs::remove_all(dir);
+}
+
+TEST(DoctorFixture, ReplayedTreeCannotReadOutsideItsRoot) {
+  // A hostile bundle links its files at the analysing host's; the probe must treat them as
+  // absent instead of reporting (and re-bundling) this host's data.
+  auto dir = temp_dir("escape");
+  fs::create_directories(dir / "proc/sys/kernel");
+  fs::create_directories(dir / "proc/self");
+  fs::create_symlink("/proc/sys/kernel/osrelease", dir / "proc/sys/kernel/osrelease");
+  fs::create_symlink("/proc/self/limits", dir / "proc/self/limits");
+  std::ofstream(dir / "proc/sys/kernel/hostname") << "inside\n";
+  unsetenv("NCDX_NVML_LIB");
+  auto inv = probe::probe_machine(core::FileSystem(dir), {});
+  EXPECT_EQ(inv.os.hostname, "inside");
+  EXPECT_FALSE(inv.os.kernel);
+  EXPECT_FALSE(inv.os.memlock.soft);
   fs::remove_all(dir);
 }
