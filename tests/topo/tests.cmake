@@ -3,15 +3,8 @@ set(topo_data ${CMAKE_CURRENT_LIST_DIR}/../data/topo)
 set(topo_golden ${CMAKE_CURRENT_LIST_DIR}/golden)
 set(topo_schema ${CMAKE_SOURCE_DIR}/docs/schema/topo.schema.json)
 
-# ncdx_topo_golden(<name> <expected exit> [JSON] ARGS ...)
 function(ncdx_topo_golden name expect)
-  cmake_parse_arguments(T "JSON;NOSTDERR" "STDIN" "ARGS" ${ARGN})
-  add_test(NAME topo.golden.${name}
-           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> "-DARGS=${T_ARGS}"
-                   -DGOLDEN=${topo_golden}/${name}.txt -DEXPECT_EXIT=${expect} -DJSON=${T_JSON} -DNOSTDERR=${T_NOSTDERR}
-                   -DSCHEMA=${topo_schema} -DSTDIN_FILE=${T_STDIN} -DWORKDIR=${topo_data}
-                   -P ${CMAKE_SOURCE_DIR}/tests/golden.cmake)
-  set_tests_properties(topo.golden.${name} PROPERTIES LABELS "golden;topo")
+  ncdx_golden(topo ${name} ${expect} WORKDIR ${topo_data} GOLDEN_DIR ${topo_golden} SCHEMA ${topo_schema} ${ARGN})
 endfunction()
 
 foreach(m mlengineering-a100-nv12 slurmv4-aihub0007-h100-12nic mlengineering-2gpu-phb mlengineering-2gpu-nv2

@@ -4,15 +4,8 @@ set(triage_data ${CMAKE_CURRENT_LIST_DIR}/../data/triage)
 set(triage_golden ${CMAKE_CURRENT_LIST_DIR}/golden)
 set(triage_schema ${CMAKE_SOURCE_DIR}/docs/schema/triage.schema.json)
 
-# ncdx_triage_golden(<name> <expected exit> [JSON] [NOSTDERR] ARGS ...)
 function(ncdx_triage_golden name expect)
-  cmake_parse_arguments(T "JSON;NOSTDERR" "STDIN" "ARGS" ${ARGN})
-  add_test(NAME triage.golden.${name}
-           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> "-DARGS=${T_ARGS}"
-                   -DGOLDEN=${triage_golden}/${name}.txt -DEXPECT_EXIT=${expect} -DJSON=${T_JSON} -DNOSTDERR=${T_NOSTDERR}
-                   -DSCHEMA=${triage_schema} -DSTDIN_FILE=${T_STDIN} -DWORKDIR=${triage_data}
-                   -P ${CMAKE_SOURCE_DIR}/tests/golden.cmake)
-  set_tests_properties(triage.golden.${name} PROPERTIES LABELS "golden;triage")
+  ncdx_golden(triage ${name} ${expect} WORKDIR ${triage_data} GOLDEN_DIR ${triage_golden} SCHEMA ${triage_schema} ${ARGN})
 endfunction()
 
 foreach(s ib-host-culprit oom-killed-rank missing-collective version-skew shm-container)
