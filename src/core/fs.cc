@@ -27,7 +27,19 @@ fs::path FileSystem::host_path(std::string_view machine_path) const {
   return out;
 }
 
+bool FileSystem::contains(std::string_view path) const {
+  if (is_live()) return true;
+  std::error_code ec;
+  auto root = fs::weakly_canonical(root_, ec);
+  if (ec) return false;
+  auto real = fs::weakly_canonical(host_path(path), ec);
+  if (ec) return false;
+  auto r = real.string(), rs = root.string();
+  return r == rs || r.starts_with(rs.ends_with("/") ? rs : rs + "/");
+}
+
 Result<std::string> FileSystem::read(std::string_view path, std::size_t max_bytes) const {
+  if (!contains(path)) return Status::not_found(std::string(path) + ": outside the replayed root");
   auto p = host_path(path);
   std::ifstream in(p, std::ios::binary);
   if (!in) return Status::not_found(std::string(path) + ": cannot open");
@@ -51,17 +63,20 @@ std::optional<std::string> FileSystem::read_trimmed(std::string_view path) const
 }
 
 bool FileSystem::exists(std::string_view path) const {
+  if (!contains(path)) return false;
   std::error_code ec;
   return fs::exists(host_path(path), ec);
 }
 
 bool FileSystem::is_dir(std::string_view path) const {
+  if (!contains(path)) return false;
   std::error_code ec;
   return fs::is_directory(host_path(path), ec);
 }
 
 std::vector<std::string> FileSystem::list(std::string_view dir) const {
   std::vector<std::string> out;
+  if (!contains(dir)) return out;
   std::error_code ec;
   for (fs::directory_iterator it(host_path(dir), ec), end; !ec && it != end; it.increment(ec))
     out.push_back(it->path().filename().string());

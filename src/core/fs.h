@@ -33,6 +33,10 @@ class FileSystem {
   std::vector<std::string> list(std::string_view dir) const;
   // Target of a symlink (sysfs uses them for device links), as text.
   std::optional<std::string> read_link(std::string_view path) const;
+  // False when, under a replayed root, the path resolves (through symlinks) outside the root: a
+  // hostile bundle must not make us read the analysing host's files. Every read above checks it;
+  // always true on the live root.
+  bool contains(std::string_view path) const;
 
  private:
   std::filesystem::path root_;

@@ -19,16 +19,7 @@ std::string normalize_path(std::string_view path) {
   return "/" + core::join(parts, "/");
 }
 
-bool SysReader::contained(std::string_view path) const {
-  if (fs_.is_live()) return true;
-  std::error_code ec;
-  auto root = std::filesystem::weakly_canonical(fs_.root(), ec);
-  if (ec) return false;
-  auto real = std::filesystem::weakly_canonical(fs_.host_path(path), ec);
-  if (ec) return false;
-  auto r = real.string(), rs = root.string();
-  return r == rs || r.starts_with(rs.ends_with("/") ? rs : rs + "/");
-}
+bool SysReader::contained(std::string_view path) const { return fs_.contains(path); }
 
 std::optional<std::string> SysReader::raw(std::string_view path, std::size_t max_bytes) const {
   if (!contained(path)) return std::nullopt;

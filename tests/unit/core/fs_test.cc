@@ -29,3 +29,18 @@ TEST(FileSystem, ReadIsBounded) {
   EXPECT_EQ(r->size(), 100u);
   std::filesystem::remove_all(dir);
 }
+
+TEST(FileSystem, ReplayedRootSymlinksCannotLeadOutside) {
+  auto dir = std::filesystem::temp_directory_path() / "ncdx_fs_escape";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "etc");
+  std::filesystem::create_directories(dir / "sys/devices/x");
+  std::ofstream(dir / "sys/devices/x/speed") << "100\n";
+  std::filesystem::create_symlink("/etc/hostname", dir / "etc/hostname");          // escapes
+  std::filesystem::create_symlink("devices/x", dir / "sys/link");                   // stays inside
+  FileSystem fs(dir);
+  EXPECT_FALSE(fs.read("/etc/hostname").ok());
+  EXPECT_FALSE(fs.exists("/etc/hostname"));
+  EXPECT_EQ(fs.read_trimmed("/sys/link/speed"), "100");
+  std::filesystem::remove_all(dir);
+}
