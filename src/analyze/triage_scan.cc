@@ -37,6 +37,7 @@ Scanner::Scanner(const knowledge::SignatureSet& sigs, ScanOptions opts)
 std::size_t Scanner::add_file(const std::string& display, const FileHints& hints) {
   result_.input.files.push_back(display);
   hints_.push_back(hints);
+  frames_.emplace_back();
   return result_.input.files.size() - 1;
 }
 
@@ -113,6 +114,10 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
 
   std::string_view msg = p.message.empty() ? line : p.message;
   if (collect_facts(msg, proc, result_.topology) == FactKind::fixed_format) return;
+  if (auto t = core::trim(msg); t.substr(0, 6) == "File \"") {
+    frames_[file].text = evidence_text(t, 200);
+    frames_[file].line = lineno;
+  }
 
   matches_.clear();
   sigs_.match(line, matches_, /*include_context=*/false);
@@ -141,6 +146,9 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
     ev.time_is_epoch = p.epoch.has_value();
     ev.time_text = p.time_text;
     ev.text = evidence_text(line);
+    // A traceback prints its innermost frame and code line just before the exception line.
+    if (const auto& fr = frames_[file]; fr.line && lineno - fr.line <= 3 && lineno > fr.line)
+      ev.text += "  [raised at " + fr.text + "]";
     if (new_events && sig.role != knowledge::Role::context) new_events->push_back(ev);
     add_event(std::move(ev));
   }

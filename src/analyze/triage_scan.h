@@ -45,6 +45,13 @@ class Scanner {
   ScanOptions opts_;
   ScanResult result_;
   std::vector<FileHints> hints_;
+  // Per file: the innermost Python frame of the traceback being printed ("File \"x.py\", line
+  // 12, in f") and its line number, so an exception line keeps the frame it was raised in.
+  struct Frame {
+    std::string text;
+    long long line = 0;
+  };
+  std::vector<Frame> frames_;
   std::vector<std::size_t> hit_index_;  // signature index → position in result_.hits, or npos
   std::vector<knowledge::SignatureMatch> matches_;  // reused per line
   std::uint64_t order_ = 0;
