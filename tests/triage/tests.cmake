@@ -25,3 +25,8 @@ ncdx_triage_golden(missing-file 66 ARGS triage does-not-exist.log)
 ncdx_triage_golden(corrupt-gz 65 ARGS triage bad/truncated.log.gz)
 ncdx_triage_golden(binary-file 0 ARGS triage bad/binary.bin)
 ncdx_triage_golden(unknown-example 66 ARGS triage --example no-such-incident)
+# Flight Recorder dumps: given with --fr, or found among the inputs (nccl_trace_rank_*); a pickle
+# that would run code is refused (65), never executed.
+ncdx_triage_golden(fr-hang-rank2 2 ARGS triage --fr ../fr/hang_rank2)
+ncdx_triage_golden(fr-autodetect-with-logs 2 JSON ARGS triage --json ../fr/hang_rank2 scenarios/missing-collective)
+ncdx_triage_golden(fr-malicious 65 ARGS triage --fr ../fr/malicious/build.pkl)
