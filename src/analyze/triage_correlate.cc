@@ -119,7 +119,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   }
   if (earliest_error) all[earliest_idx].score += 5;
 
-  auto derived = derive_findings(out.ranks, out.unranked, scan.topology, scan.input, opts);
+  auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
   const ScoredFinding* cascade = nullptr;
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));

@@ -322,7 +322,7 @@ std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& 
 
 std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
                                            const std::vector<ProcessFacts>& unranked,
-                                           const TopologyFacts& topo, const InputSummary& input,
+                                           const TopologyFacts& topo,
                                            const CorrelateOptions& opts) {
   std::vector<ScoredFinding> out;
   for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),

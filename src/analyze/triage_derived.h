@@ -12,7 +12,7 @@ namespace ncdx::analyze {
 
 std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
                                            const std::vector<ProcessFacts>& unranked,
-                                           const TopologyFacts& topo, const InputSummary& input,
+                                           const TopologyFacts& topo,
                                            const CorrelateOptions& opts);
 
 }  // namespace ncdx::analyze

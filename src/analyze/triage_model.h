@@ -78,7 +78,6 @@ struct TopologyFacts {
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
   std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
   std::optional<int> max_channels;
-  std::set<std::string> ring_lines;         // first few "Channel 00/02 : 0 1 2 3" orders
 };
 
 struct InputSummary {
