@@ -318,6 +318,33 @@ std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& 
   return sf;
 }
 
+// The CUDA sample p2pBandwidthLatencyTest is what users run to check GPU peer-to-peer; when its
+// output stops after a matrix header, the peer copy it was timing never completed: P2P DMA is
+// blocked on this platform (IOMMU/VT-d or ACS redirecting peer traffic, or a broken bridge).
+std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
+  if (!topo.p2p_test || topo.p2p_matrix_headers == 0 || topo.p2p_rows_after_header > 0) return std::nullopt;
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.p2p-test-hung";
+  f.klass = "p2p-topology";
+  f.severity = core::Severity::error;
+  f.title = "The P2P bandwidth test stopped inside a measurement";
+  f.summary = "p2pBandwidthLatencyTest printed a matrix header and no row after it: the GPU copy it was timing never "
+              "finished. Peer DMA that the driver reports as possible but that never completes points at the PCIe "
+              "platform: IOMMU (VT-d/AMD-Vi) in translated mode or ACS redirecting peer traffic through the root complex.";
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        "p2pBandwidthLatencyTest output ends after a matrix header"});
+  f.fixes = {{"Disable the IOMMU for peer traffic (kernel iommu=pt, or VT-d off in the BIOS) and disable ACS on the "
+              "PCIe switches between the GPUs; rerun the test",
+              std::nullopt, "ncdx doctor   # checks IOMMU mode and ACS on GPU paths", std::nullopt,
+              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS)"},
+             {"Until fixed, keep NCCL off the broken peer path", "NCCL_P2P_DISABLE=1", std::nullopt, std::nullopt,
+              std::nullopt}};
+  f.confidence = 0.6;
+  sf.score = 60;
+  return sf;
+}
+
 }  // namespace
 
 std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
@@ -326,7 +353,7 @@ std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ra
                                            const CorrelateOptions& opts) {
   std::vector<ScoredFinding> out;
   for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),
-                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks)})
+                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo)})
     if (f) out.push_back(std::move(*f));
   return out;
 }

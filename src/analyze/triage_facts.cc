@@ -167,6 +167,21 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     proc.cuda_driver = *v;
     return FactKind::fact;
   }
+  if (has(msg, "P2P (Peer-to-Peer) GPU Bandwidth Latency Test")) {
+    topo.p2p_test = true;
+    return FactKind::fact;
+  }
+  if (topo.p2p_test) {
+    if (has(msg, " Matrix (GB/s)") || has(msg, "Latency Matrix")) {
+      ++topo.p2p_matrix_headers;
+      topo.p2p_rows_after_header = 0;
+      return FactKind::fact;
+    }
+    // A data row: the row index then numbers with decimals ("     0 352.10  10.35 ...").
+    auto t = msg;
+    while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+    if (!t.empty() && std::isdigit(static_cast<unsigned char>(t.front())) && has(t, ".")) ++topo.p2p_rows_after_header;
+  }
   if (has(msg, "Using network ")) {
     auto w = msg.substr(msg.find("Using network ") + 14);
     topo.networks.emplace(w.substr(0, std::min<std::size_t>(w.size(), 40)));

@@ -78,6 +78,11 @@ struct TopologyFacts {
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
   std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
   std::optional<int> max_channels;
+  // CUDA sample p2pBandwidthLatencyTest output: a matrix header with no data row after it means
+  // the P2P copy it was measuring never finished.
+  bool p2p_test = false;
+  int p2p_matrix_headers = 0;
+  int p2p_rows_after_header = 0;
 };
 
 struct InputSummary {

@@ -42,7 +42,6 @@ const std::map<std::string, std::string> kKnownMisses = {
                    "(a copied NCCL_SOCKET_IFNAME); the log does not show the variable"},
     {"determined-8915", "watchdog timeouts plus a DDP parameter-count mismatch; the faulty GPU pair was found by bisection"},
     {"nccl-340", "a custom NVLink query program's output that stops; nothing names a failure"},
-    {"pytorch-1637", "p2pBandwidthLatencyTest output that stops (the hang under IOMMU); nothing names a failure"},
 };
 
 class CorpusCase : public ::testing::TestWithParam<std::size_t> {};

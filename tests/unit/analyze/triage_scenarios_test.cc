@@ -82,3 +82,24 @@ TEST(TriageScenario, ExpectTimeoutNotApplied) {
 }
 
 }  // namespace
+
+namespace {
+const char* kP2pHeader =
+    "[P2P (Peer-to-Peer) GPU Bandwidth Latency Test]\n"
+    "Device: 0, NVIDIA A100-SXM4-80GB, pciBusID: 7, pciDeviceID: 0, pciDomainID:0\n"
+    "Device: 1, NVIDIA A100-SXM4-80GB, pciBusID: f, pciDeviceID: 0, pciDomainID:0\n"
+    "Unidirectional P2P=Disabled Bandwidth Matrix (GB/s)\n";
+}
+
+TEST(TriageScenario, P2pTestThatStopsInsideAMatrixIsP2pTopology) {
+  auto r = ncdx::testing::triage_text("p2p.txt", kP2pHeader);
+  EXPECT_EQ(r.verdict.klass, "p2p-topology") << r.verdict.id;
+}
+
+TEST(TriageScenario, CompleteP2pTestIsNotAFailure) {
+  auto r = ncdx::testing::triage_text("p2p.txt", std::string(kP2pHeader) +
+                                                     "   D\\D     0      1\n"
+                                                     "     0 1529.61  17.63\n"
+                                                     "     1  17.58 1532.30\n");
+  EXPECT_EQ(r.verdict.klass, "none") << r.verdict.id;
+}
