@@ -6,6 +6,7 @@
 #include "core/fs.h"
 #include "measure/cuda_bench.h"
 #include "measure/shm_bench.h"
+#include "measure/checkpoint.h"
 #include "measure/storage_bench.h"
 
 namespace ncdx::analyze {
@@ -168,8 +169,26 @@ void run_measurements(DoctorRun& run, const DoctorOptions& opt) {
   run.measurements.push_back(measure::measure_shm_write(core::FileSystem("/")));
   measure::StorageOptions so;
   so.dir = opt.storage_dir.empty() ? "." : opt.storage_dir;
-  so.bytes = std::size_t{256} << 20;  // a preflight, not a benchmark
-  for (auto& m : measure::measure_storage(so)) run.measurements.push_back(std::move(m));
+  so.bytes = opt.io_bytes;
+  std::optional<double> write_gbps;
+  for (auto& m : measure::measure_storage(so)) {
+    if (m.id == "storage.write" && m.value) write_gbps = m.value;
+    run.measurements.push_back(std::move(m));
+  }
+  // A slow checkpoint on one rank is a classic cause of collective timeouts on the others: while
+  // it writes, they wait in their next collective.
+  if (opt.model_params) {
+    if (!write_gbps) {
+      run.measurements.push_back(measure::skipped("checkpoint.write_time", "checkpoint write time vs collective timeout", "s",
+                                                  "no storage write throughput was measured"));
+      return;
+    }
+    measure::CheckpointInput ci;
+    ci.params = *opt.model_params;
+    ci.write_gbps = *write_gbps;
+    ci.timeout_s = opt.timeout_s;
+    if (auto e = measure::checkpoint_estimate(ci)) run.measurements.push_back(measure::checkpoint_measurement(ci, *e));
+  }
 }
 
 DoctorRun run_doctor(probe::Inventory inv, const DoctorOptions& opt) {

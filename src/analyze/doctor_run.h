@@ -27,7 +27,10 @@ struct TopoView {
 
 struct DoctorOptions {
   bool full = false;        // run the measure layer (live machine only)
-  std::string storage_dir;  // --storage-dir for the fsync throughput test ("" = current directory)
+  std::string storage_dir;  // --ckpt-dir for the fsync throughput test ("" = current directory)
+  std::size_t io_bytes = std::size_t{1} << 30;  // --io-size of the storage test
+  std::optional<double> model_params;           // --model-size: estimate the checkpoint write time
+  double timeout_s = 600;                       // --timeout: the collective timeout it must fit in
 };
 
 struct DoctorRun {

@@ -19,3 +19,13 @@ foreach(m dgx-h100 a100-pcie-acs pcie-4gpu broken nodriver)
     set_tests_properties(doctor.golden.${m}.${fmt} PROPERTIES LABELS "doctor;golden")
   endforeach()
 endforeach()
+
+# Flag validation of the storage/checkpoint options (usage errors, exit 64).
+foreach(case "bad-io-size|--io-size|12X" "bad-model-size|--model-size|huge" "bad-timeout|--timeout|0")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts 1 flag)
+  list(GET parts 2 value)
+  ncdx_golden(doctor ${name} 64 WORKDIR ${CMAKE_CURRENT_LIST_DIR} GOLDEN_DIR ${CMAKE_CURRENT_LIST_DIR}/../data/doctor/golden
+              ARGS doctor ${flag} ${value})
+endforeach()
