@@ -14,7 +14,7 @@
 namespace ncdx::cli {
 
 struct AuditFlags {
-  std::string config, script, verl, nccl, torch, fabric, model_size, env_file;
+  std::string config, script, verl, nccl, torch, fabric, model_size, env_file, from;
   std::optional<int> nodes, gpus_per_node;
   std::optional<double> gpu_mem_gib;
   std::string format = "text";

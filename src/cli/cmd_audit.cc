@@ -1,13 +1,17 @@
 // `ncdx audit`: audit a verl run (YAML config, run_*.sh script, Hydra overrides after `--`) plus
 // its environment against the verl version, the cluster shape and the model. Logic lives in
 // analyze/ (compose, rules, env lint); this file parses flags, gathers inputs and renders.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <tuple>
 
 #include "analyze/audit.h"
 #include "analyze/audit_migrate.h"
 #include "analyze/config_tree.h"
 #include "analyze/env_lint.h"
+#include "analyze/node_shape.h"
+#include "analyze/stack_versions.h"
 #include "analyze/env_recommend.h"
 #include "analyze/model_identify.h"
 #include "analyze/verl_compose.h"
@@ -70,6 +74,27 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
 
   auto in = load_audit_inputs(f);
   if (!in) return fail(in.status());
+  // Auditing this machine's job (process env in play): take missing versions from the machine, as
+  // `ncdx compat` finds them, and apply NCCL's config files (NCCL_CONF_FILE, ~/.nccl.conf,
+  // /etc/nccl.conf) beneath the env the way NCCL does.
+  std::optional<std::string> verl_from, nccl_from, torch_from;
+  if (!f.no_process_env) {
+    core::FileSystem fs(g.root);
+    auto found = analyze::detect_versions(fs);
+    if (!nccl->has_value() && found.nccl.version) *nccl = found.nccl.version, nccl_from = found.nccl.source;
+    if (!torch->has_value() && found.torch.version) *torch = found.torch.version, torch_from = found.torch.source;
+    if (assumed && found.verl.version) verl = found.verl.version, assumed = false, verl_from = found.verl.source;
+    std::optional<std::string> home;
+    for (const auto& e : in->env)
+      if (e.name == "HOME") home = e.value;
+    for (const auto& [what, from, v] : {std::tuple{"verl", verl_from, verl}, std::tuple{"NCCL", nccl_from, *nccl},
+                                          std::tuple{"PyTorch", torch_from, *torch}})
+      if (from && v) std::fprintf(stderr, "ncdx audit: %s %s detected (%s)\n", what, v->str().c_str(), from->c_str());
+    auto eff = analyze::effective_env(in->env, fs, home, *nccl);
+    for (const auto& [name, value] : eff.env)
+      if (std::none_of(in->env.begin(), in->env.end(), [&](const analyze::EnvSetting& e) { return e.name == name; }))
+        in->env.push_back({name, value, eff.origin[name]});
+  }
   std::optional<nlohmann::json> yaml_tree;
   analyze::ComposeInput ci;
   ci.yaml_text = in->yaml_text;
@@ -104,7 +129,17 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
   if (!model) return fail(model.status());
   analyze::AuditContext ctx{*composed, **schema, *verl, assumed, ci.strategy, *torch, *nccl, {}, model->info, model->from,
                             in->script ? &*in->script : nullptr, in->overrides, {}, *thresholds};
-  ctx.cluster = {f.nodes, f.gpus_per_node, f.fabric.empty() ? std::nullopt : std::optional<std::string>(f.fabric), f.gpu_mem_gib};
+  // --from a doctor snapshot/report or topo JSON: the node's GPU count and intra-node fabric where
+  // no flag gives them.
+  std::optional<int> gpus_per_node = f.gpus_per_node;
+  std::string fabric = f.fabric;
+  if (!f.from.empty()) {
+    auto shape = analyze::node_shape_from_file(f.from);
+    if (!shape) return fail(shape.status());
+    if (!gpus_per_node && shape->gpus > 0) gpus_per_node = shape->gpus;
+    if (fabric.empty() && shape->intra) fabric = *shape->intra;
+  }
+  ctx.cluster = {f.nodes, gpus_per_node, fabric.empty() ? std::nullopt : std::optional<std::string>(fabric), f.gpu_mem_gib};
   for (const auto& e : in->env) ctx.env[e.name] = e.value;
   auto rows = analyze::run_audit(ctx);
 
@@ -115,8 +150,8 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
   }
   li.nccl = *nccl;
   li.torch = *torch;
-  if (f.nodes || f.gpus_per_node || !f.fabric.empty())
-    li.cluster = analyze::shape_of({f.nodes.value_or(1), f.gpus_per_node.value_or(8), f.fabric.empty() ? "nvswitch" : f.fabric,
+  if (f.nodes || gpus_per_node || !fabric.empty())
+    li.cluster = analyze::shape_of({f.nodes.value_or(1), gpus_per_node.value_or(8), fabric.empty() ? "nvswitch" : fabric,
                                     std::nullopt, std::nullopt});
   if (auto name = analyze::get_string(composed->tree, "actor_rollout_ref.rollout.name")) li.engines.push_back(*name);
   auto env_rows = analyze::lint_env(li);
@@ -147,10 +182,10 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
                                              " from " + model->from
                                        : "model unknown (pass --model-size or a model path)";
   std::vector<std::string> header = {"ncdx audit: " + verl_desc, model_desc};
-  if (f.nodes || f.gpus_per_node)
+  if (f.nodes || gpus_per_node)
     header.push_back("cluster: " + (f.nodes ? std::to_string(*f.nodes) : std::string("?")) + " node(s) x " +
-                     (f.gpus_per_node ? std::to_string(*f.gpus_per_node) : std::string("?")) + " GPUs" +
-                     (f.fabric.empty() ? "" : ", " + f.fabric));
+                     (gpus_per_node ? std::to_string(*gpus_per_node) : std::string("?")) + " GPUs" +
+                     (fabric.empty() ? "" : ", " + fabric) + (f.from.empty() ? "" : " (from " + f.from + ")"));
 
   if (g.json || f.format == "json") {
     nlohmann::json seen = {{"nccl", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}};
@@ -196,6 +231,7 @@ CLI::App* add_audit(CLI::App& root, const GlobalOptions& global, int& exit_code)
   cmd->add_option("--nodes", f.nodes, "nodes available");
   cmd->add_option("--gpus-per-node", f.gpus_per_node, "GPUs per node available");
   cmd->add_option("--fabric", f.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket");
+  cmd->add_option("--from", f.from, "a doctor snapshot/report or `ncdx topo --json` output: GPUs per node and intra-node fabric");
   cmd->add_option("--gpu-mem-gib", f.gpu_mem_gib, "memory of one GPU in GiB (memory rules)");
   cmd->add_option("--model-size", f.model_size, "model size, e.g. 7B (otherwise inferred from the model path)");
   cmd->add_option("--env-file", f.env_file, "env file (KEY=VALUE lines); also the script's outer environment");

@@ -6,10 +6,11 @@
 #include <iostream>
 #include <sstream>
 
-#include "analyze/compat.h"
 #include "analyze/env_docs.h"
 #include "analyze/env_file.h"
 #include "analyze/env_lint.h"
+#include "analyze/node_shape.h"
+#include "analyze/stack_versions.h"
 #include "analyze/env_recommend.h"
 #include "cli/command.h"
 #include "cli/env_render.h"
@@ -18,8 +19,6 @@
 #include "core/redact.h"
 #include "core/strings.h"
 #include "core/term.h"
-#include "probe/package_versions.h"
-#include "probe/topo_json.h"
 #include "report/context.h"
 
 extern char** environ;
@@ -92,19 +91,9 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
   // `ncdx compat`), so version-gated rules judge the library the job will load.
   std::string nccl_from = nccl->has_value() ? "flag" : "", torch_from = torch->has_value() ? "flag" : "";
   if (machine && (!nccl->has_value() || !torch->has_value())) {
-    analyze::CompatInput ci;
-    ci.detected = probe::detect_stack(fs, {});
-    auto rep = analyze::check_compat(ci);
-    for (const auto& c : rep.components) {
-      if (c.name == "nccl" && c.version && !nccl->has_value() && core::Version::parse(*c.version)) {
-        *nccl = core::Version::parse(*c.version);
-        nccl_from = c.source;
-      }
-      if (c.name == "torch" && c.version && !torch->has_value() && core::Version::parse(*c.version)) {
-        *torch = core::Version::parse(*c.version);
-        torch_from = c.source;
-      }
-    }
+    auto found = analyze::detect_versions(fs);
+    if (!nccl->has_value() && found.nccl.version) *nccl = found.nccl.version, nccl_from = found.nccl.source;
+    if (!torch->has_value() && found.torch.version) *torch = found.torch.version, torch_from = found.torch.source;
   }
   analyze::EffectiveEnv eff;
   if (machine) {
@@ -212,20 +201,15 @@ int run_recommend(const EnvOpts& o, const GlobalOptions& g, bool gpus_given) {
   if (!o.from.empty()) {
     // A doctor snapshot or `ncdx topo --json` output: its "topology" object gives the GPUs per node
     // and the intra-node fabric.
-    auto text = read_file(o.from);
-    if (!text) return fail(text.status());
-    auto j = core::parse_json(*text, o.from);
-    if (!j) return fail(j.status());
-    const nlohmann::json& topo = j->contains("topology") ? (*j)["topology"] : *j;
-    auto m = probe::topo_from_json(topo, o.from);
-    if (!m) return fail(m.status());
-    if (!gpus_given && !m->gpus.empty()) in.gpus_per_node = static_cast<int>(m->gpus.size());
-    in.intra = analyze::intra_fabric_of(*m);
+    auto shape = analyze::node_shape_from_file(o.from);
+    if (!shape) return fail(shape.status());
+    if (!gpus_given && shape->gpus > 0) in.gpus_per_node = shape->gpus;
+    in.intra = shape->intra;
     if (in.fabric.empty()) {
       if (!in.intra) return fail(core::Status::bad_input(o.from + ": the GPU link matrix is unknown; pass --fabric"));
       in.fabric = *in.intra;
     }
-    from_note = "; from " + o.from + ": " + std::to_string(m->gpus.size()) + " GPUs, intra-node " +
+    from_note = "; from " + o.from + ": " + std::to_string(shape->gpus) + " GPUs, intra-node " +
                 in.intra.value_or("unknown");
   }
   if (in.fabric.empty()) return fail(core::Status::usage("--fabric is required (or --from a snapshot)"));

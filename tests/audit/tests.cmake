@@ -76,3 +76,9 @@ set_tests_properties(audit.template_7b audit.template_passes_audit PROPERTIES LA
 add_test(NAME audit.json_schema
          COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'SKIP: no oracle venv (scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' '${_a}/schema_check.py' '${CMAKE_SOURCE_DIR}/docs/schema/audit.schema.json' '${_a}/golden/playbook.json' '${_a}/golden/qwen3_8b.json' '${_a}/golden/env_rows.json'")
 set_tests_properties(audit.json_schema PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
+
+# --from: the cluster shape from `ncdx topo --json` output (a real DGX H100 matrix, NV18 → nvswitch).
+audit_golden(from_topo_json 2 ${_a}/golden/from_topo_json.txt 0 ${_common} --verl-version 0.7.1
+             --from ${_d}/topo-dgxh100.json --nodes 2
+             -- trainer.n_gpus_per_node=8 trainer.nnodes=2 actor_rollout_ref.rollout.tensor_model_parallel_size=16)
+audit_rc(from_missing 66 "cannot open" ${_common} --from ${_d}/does-not-exist.json -- trainer.nnodes=1)
