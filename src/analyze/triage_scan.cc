@@ -122,7 +122,8 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
   matches_.clear();
   sigs_.match(line, matches_, /*include_context=*/false);
   // Several signatures can match one line (a generic "NCCL WARN" and the specific IB error it
-  // carries): the line is evidence for the strongest one only. Context matches are all kept.
+  // carries): the line is evidence for the strongest one only. Context signatures are not asked
+  // for: collect_facts above reads those facts by hand.
   int best = -1;
   for (const auto& m : matches_) {
     const auto& sig = sigs_.all()[m.index];
