@@ -70,7 +70,9 @@ void Scanner::add_event(TriageEvent ev) {
   auto& idx = hit_index_[ev.sig];
   if (idx == kNone) {
     idx = result_.hits.size();
-    result_.hits.push_back(SignatureHits{ev.sig});
+    SignatureHits fresh;
+    fresh.sig = ev.sig;
+    result_.hits.push_back(std::move(fresh));
   }
   auto& h = result_.hits[idx];
   ++h.count;

@@ -51,19 +51,7 @@ int run_doctor_command(const GlobalOptions& g, const DoctorOptions& o) {
     std::cout << report::render_check_catalog();
     return 0;
   }
-  probe::Inventory inv;
-  if (!o.from.empty()) {
-    auto r = probe::load_from(o.from, o.quick);
-    if (!r) return fail_with(r.status());
-    inv = std::move(*r);
-  } else {
-    std::error_code ec;
-    if (g.root != "/" && !std::filesystem::is_directory(g.root, ec))
-      return fail_with(core::Status::not_found(g.root + ": --root is not a directory"));
-    probe::ProbeOptions po;
-    po.quick = o.quick;
-    inv = probe::probe_machine(core::FileSystem(g.root), po);
-  }
+  // Flags first: a usage error must not cost a probe of the machine.
   analyze::DoctorOptions dopt;
   dopt.full = o.full;
   dopt.storage_dir = o.storage_dir;
@@ -77,6 +65,19 @@ int run_doctor_command(const GlobalOptions& g, const DoctorOptions& o) {
   }
   if (o.timeout_s <= 0) return fail_with(core::Status::usage("--timeout must be positive (seconds)"));
   dopt.timeout_s = o.timeout_s;
+  probe::Inventory inv;
+  if (!o.from.empty()) {
+    auto r = probe::load_from(o.from, o.quick);
+    if (!r) return fail_with(r.status());
+    inv = std::move(*r);
+  } else {
+    std::error_code ec;
+    if (g.root != "/" && !std::filesystem::is_directory(g.root, ec))
+      return fail_with(core::Status::not_found(g.root + ": --root is not a directory"));
+    probe::ProbeOptions po;
+    po.quick = o.quick;
+    inv = probe::probe_machine(core::FileSystem(g.root), po);
+  }
   auto run = analyze::run_doctor(std::move(inv), dopt);
   if (!o.save.empty()) {
     nlohmann::json snap = {{"schema", "ncdx.snapshot/1"}, {"inventory", probe::to_json(run.inventory)}};

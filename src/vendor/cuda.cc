@@ -6,7 +6,7 @@ namespace ncdx::vendor::cuda {
 
 DriverReport probe_driver(bool with_peer_matrix) {
   DriverReport r;
-  static DynLib* lib = new DynLib(DynLib::open({"libcuda.so.1"}, {}, "NCDX_CUDA_LIB"));
+  static DynLib* lib = &keep_loaded(DynLib::open({"libcuda.so.1"}, {}, "NCDX_CUDA_LIB"));
   if (!lib->loaded()) {
     r.state = "absent";
     r.detail = "libcuda.so.1 not loadable: " + lib->error();
@@ -56,7 +56,7 @@ DriverReport probe_driver(bool with_peer_matrix) {
 
 RuntimeReport probe_runtime() {
   RuntimeReport r;
-  static DynLib* lib = new DynLib(DynLib::open({"libcudart.so.13", "libcudart.so.12"}, {}, "NCDX_CUDART_LIB"));
+  static DynLib* lib = &keep_loaded(DynLib::open({"libcudart.so.13", "libcudart.so.12"}, {}, "NCDX_CUDART_LIB"));
   if (!lib->loaded()) {
     r.state = "absent";
     r.detail = "libcudart.so.13/.12 not loadable: " + lib->error();

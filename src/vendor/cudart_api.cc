@@ -7,8 +7,8 @@ namespace ncdx::vendor {
 const CudartLoad& cudart() {
   static const CudartLoad load = [] {
     CudartLoad r;
-    // Leaked on purpose: the runtime must stay loaded until exit (abi.md §0.6).
-    auto* lib = new DynLib(DynLib::open({"libcudart.so.13", "libcudart.so.12"}, {}, "NCDX_CUDART_LIB"));
+    // Kept loaded until exit (abi.md §0.6).
+    auto* lib = &keep_loaded(DynLib::open({"libcudart.so.13", "libcudart.so.12"}, {}, "NCDX_CUDART_LIB"));
     if (!lib->loaded()) {
       r.state = "absent";
       r.detail = "no CUDA runtime (libcudart.so.13/.12 not loadable: " + lib->error() + ")";

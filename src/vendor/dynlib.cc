@@ -1,6 +1,8 @@
 #include "vendor/dynlib.h"
 
 #include <cstdlib>
+#include <deque>
+#include <mutex>
 #include <dlfcn.h>
 
 namespace ncdx::vendor {
@@ -66,6 +68,14 @@ void* DynLib::sym(const char* name) {
     state_ = LoadState::symbol_missing;
   }
   return p;
+}
+
+DynLib& keep_loaded(DynLib lib) {
+  static std::mutex mu;
+  static auto* registry = new std::deque<DynLib>;  // never destroyed: no dlclose at exit
+  std::lock_guard lock(mu);
+  registry->push_back(std::move(lib));
+  return registry->back();
 }
 
 }  // namespace ncdx::vendor

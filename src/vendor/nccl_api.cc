@@ -7,7 +7,7 @@ namespace ncdx::vendor {
 const NcclLoad& nccl() {
   static const NcclLoad load = [] {
     NcclLoad r;
-    auto* lib = new DynLib(DynLib::open({"libnccl.so.2"}, {}, "NCDX_NCCL_LIB"));  // kept loaded
+    auto* lib = &keep_loaded(DynLib::open({"libnccl.so.2"}, {}, "NCDX_NCCL_LIB"));
     if (!lib->loaded()) {
       r.state = "absent";
       r.detail = "no NCCL (libnccl.so.2 not loadable: " + lib->error() + ")";

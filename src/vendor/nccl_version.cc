@@ -23,7 +23,7 @@ std::optional<std::string> nccl_library_version(const std::string& path) {
   // different versions from clashing in our process.
   // Kept loaded (never dlclose'd): unloading a library that may have started helper threads is
   // not worth the risk in a short-lived tool.
-  auto* lib = new DynLib(DynLib::open({}, path));
+  auto* lib = &keep_loaded(DynLib::open({}, path));
   if (!lib->loaded()) return std::nullopt;
   auto fn = lib->fn<int (*)(int*)>("ncclGetVersion");
   if (!fn) return std::nullopt;

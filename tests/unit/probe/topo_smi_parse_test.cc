@@ -51,7 +51,7 @@ TEST(SmiTopo, GluedCellsAreBadInputWithLine) {
   auto r = parse("slurmv4-aihub0008-h100-12nic-malformed");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().code(), core::Exit::bad_input);
-  const auto& msg = r.status().message();
+  const std::string msg = r.status().message();  // status() returns a copy: keep the text, not a reference
   EXPECT_NE(msg.find(":8:"), std::string::npos) << msg;
   EXPECT_NE(msg.find("GPU5"), std::string::npos) << msg;
   EXPECT_NE(msg.find("PIXNODE"), std::string::npos) << msg;
