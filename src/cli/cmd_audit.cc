@@ -91,9 +91,10 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
                                           std::tuple{"PyTorch", torch_from, *torch}})
       if (from && v) std::fprintf(stderr, "ncdx audit: %s %s detected (%s)\n", what, v->str().c_str(), from->c_str());
     auto eff = analyze::effective_env(in->env, fs, home, *nccl);
-    for (const auto& [name, value] : eff.env)
-      if (std::none_of(in->env.begin(), in->env.end(), [&](const analyze::EnvSetting& e) { return e.name == name; }))
-        in->env.push_back({name, value, eff.origin[name]});
+    // (no structured binding here: clang 14, the fuzz build's compiler, cannot capture one)
+    for (const auto& kv : eff.env)
+      if (std::none_of(in->env.begin(), in->env.end(), [&](const analyze::EnvSetting& e) { return e.name == kv.first; }))
+        in->env.push_back({kv.first, kv.second, eff.origin[kv.first]});
   }
   std::optional<nlohmann::json> yaml_tree;
   analyze::ComposeInput ci;
