@@ -3,6 +3,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "core/redact.h"
+#include "knowledge/yaml_json.h"
 #include "core/table.h"
 #include "core/term.h"
 
@@ -45,8 +46,10 @@ void emit_yaml(YAML::Emitter& e, const nlohmann::json& j) {
   } else if (j.is_null()) {
     e << YAML::Null;
   } else if (j.is_string()) {
+    // A string OmegaConf would re-type when read back ("8", "true", "null") is quoted.
     const auto& s = j.get_ref<const std::string&>();
-    e << s;
+    if (knowledge::omegaconf_plain_scalar(s).is_string()) e << s;
+    else e << YAML::DoubleQuoted << s;
   } else {
     e << j.dump();
   }
