@@ -30,6 +30,16 @@ std::string rank_list(const std::set<int>& ranks, std::size_t max = 16) {
   return out;
 }
 
+// A derived finding's fixed identity; the caller fills summary, culprit, evidence, fixes, score.
+ScoredFinding scored(const char* id, const char* klass, core::Severity severity, const char* title) {
+  ScoredFinding sf;
+  sf.finding.id = id;
+  sf.finding.klass = klass;
+  sf.finding.severity = severity;
+  sf.finding.title = title;
+  return sf;
+}
+
 core::Evidence fact_evidence(const ProcessFacts& p, const std::string& text) {
   core::Evidence e;
   e.file = p.files.empty() ? std::string() : *p.files.begin();
@@ -47,12 +57,9 @@ std::optional<ScoredFinding> version_skew(const std::map<int, ProcessFacts>& ran
   for (const auto& p : unranked)
     if (p.nccl_version) by_version[*p.nccl_version].push_back(&p);
   if (by_version.size() < 2) return std::nullopt;
-  ScoredFinding sf;
+  ScoredFinding sf = scored("triage.version-skew", "version-mismatch", core::Severity::error,
+                            "Different NCCL versions across ranks");
   auto& f = sf.finding;
-  f.id = "triage.version-skew";
-  f.klass = "version-mismatch";
-  f.severity = core::Severity::error;
-  f.title = "Different NCCL versions across ranks";
   // The minority version is the likely odd one out (a node with a different container/image).
   std::size_t most = 0;
   for (const auto& [v, ps] : by_version) most = std::max(most, ps.size());
@@ -95,12 +102,9 @@ std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
   for (const auto& s : topo.socket_ifs) ib_if |= s.rfind("ib", 0) == 0;
   bool ib_present = topo.verbs_missing || topo.ib_no_device || ib_if || !topo.ib_devices.empty() || topo.ib_disabled_by_env;
   if (!ib_present) return std::nullopt;
-  ScoredFinding sf;
+  ScoredFinding sf = scored("triage.socket-fallback-on-ib", "network-ib", core::Severity::warn,
+                            "NCCL fell back to TCP sockets on a node with InfiniBand/RoCE");
   auto& f = sf.finding;
-  f.id = "triage.socket-fallback-on-ib";
-  f.klass = "network-ib";
-  f.severity = core::Severity::warn;
-  f.title = "NCCL fell back to TCP sockets on a node with InfiniBand/RoCE";
   std::string why = topo.verbs_missing        ? "libibverbs could not be loaded"
                     : topo.ib_disabled_by_env ? "NCCL_IB_DISABLE=1 is set"
                     : topo.ib_no_device       ? "NET/IB found no usable device"
@@ -182,12 +186,9 @@ TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
 std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& ranks) {
   auto v = timeout_view(ranks);
   if (v.reporters.empty()) return std::nullopt;
-  ScoredFinding sf;
+  ScoredFinding sf = scored("triage.timeout-cascade", "timeout-hang", core::Severity::error,
+                            "Collective timeout: ranks waited for peers that never joined");
   auto& f = sf.finding;
-  f.id = "triage.timeout-cascade";
-  f.klass = "timeout-hang";
-  f.severity = core::Severity::error;
-  f.title = "Collective timeout: ranks waited for peers that never joined";
 
   std::set<int> culprits;
   std::vector<std::string> why;
@@ -275,12 +276,9 @@ std::optional<ScoredFinding> timeout_not_applied(const std::map<int, ProcessFact
   for (const auto& [r, p] : ranks) check(p);
   for (const auto& p : unranked) check(p);
   if (!seen) return std::nullopt;
-  ScoredFinding sf;
+  ScoredFinding sf = scored("triage.timeout-not-applied", "config-invalid", core::Severity::warn,
+                            "The collective timeout you set is not the one in effect");
   auto& f = sf.finding;
-  f.id = "triage.timeout-not-applied";
-  f.klass = "config-invalid";
-  f.severity = core::Severity::warn;
-  f.title = "The collective timeout you set is not the one in effect";
   f.summary = "You expect " + std::to_string(*opts.expect_timeout_s) + " s but the process group ran with Timeout(ms)=" +
               std::to_string(observed) + " (" + std::to_string(observed / 1000) +
               " s). The setting did not reach init_process_group (PyTorch's NCCL default is 10 min).";
@@ -303,12 +301,9 @@ std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& 
     if (p.init_start && !p.init_complete) stuck.insert(r);
   }
   if (!any_complete || stuck.empty() || any_timeout) return std::nullopt;  // the cascade covers it
-  ScoredFinding sf;
+  ScoredFinding sf = scored("triage.init-incomplete", "timeout-hang", core::Severity::warn,
+                            "Some ranks never finished NCCL communicator init");
   auto& f = sf.finding;
-  f.id = "triage.init-incomplete";
-  f.klass = "timeout-hang";
-  f.severity = core::Severity::warn;
-  f.title = "Some ranks never finished NCCL communicator init";
   f.summary = "rank " + rank_list(stuck) + " printed Init START but never Init COMPLETE while others did.";
   f.culprit.ranks.assign(stuck.begin(), stuck.end());
   f.fixes = {{"Check the bootstrap network of those ranks (NCCL_SOCKET_IFNAME, firewalls) and their GPU/NIC health (ncdx doctor)",
@@ -323,12 +318,9 @@ std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& 
 // blocked on this platform (IOMMU/VT-d or ACS redirecting peer traffic, or a broken bridge).
 std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
   if (!topo.p2p_test || topo.p2p_matrix_headers == 0 || topo.p2p_rows_after_header > 0) return std::nullopt;
-  ScoredFinding sf;
+  ScoredFinding sf = scored("triage.p2p-test-hung", "p2p-topology", core::Severity::error,
+                            "The P2P bandwidth test stopped inside a measurement");
   auto& f = sf.finding;
-  f.id = "triage.p2p-test-hung";
-  f.klass = "p2p-topology";
-  f.severity = core::Severity::error;
-  f.title = "The P2P bandwidth test stopped inside a measurement";
   f.summary = "p2pBandwidthLatencyTest printed a matrix header and no row after it: the GPU copy it was timing never "
               "finished. Peer DMA that the driver reports as possible but that never completes points at the PCIe "
               "platform: IOMMU (VT-d/AMD-Vi) in translated mode or ACS redirecting peer traffic through the root complex.";

@@ -100,7 +100,9 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
     pf.pid = p.pid ? p.pid : h.pid;
   }
   ProcessFacts& proc = it->second;
-  if (proc.files.size() < 8) proc.files.insert(result_.input.files[file]);
+  // Hot path: skip the set insert in the common case (the process writes one file, or the last one).
+  if (proc.files.size() < 8 && (proc.files.empty() || *proc.files.rbegin() != result_.input.files[file]))
+    proc.files.insert(result_.input.files[file]);
   ++proc.lines;
   if (!proc.rank) {
     if (p.rank) proc.rank = p.rank;
