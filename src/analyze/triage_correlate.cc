@@ -4,7 +4,9 @@
 #include <set>
 
 #include "analyze/triage_derived.h"
+#include "analyze/triage_fallback.h"
 #include "core/semver.h"
+#include "core/strings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -33,7 +35,14 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.title = sig.title;
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
   f.summary = knowledge::render_cause(sig, first.fields);
-  f.culprit.ranks.assign(h.ranks.begin(), h.ranks.end());
+  std::set<int> ranks = h.ranks;
+  // A line that names another rank (the other side of a failed exchange, "while rank 0 has ...";
+  // the process mpirun saw fail first) adds it to the culprits.
+  for (const auto& ev : h.samples)
+    for (const char* k : {"peer_rank", "failed_rank"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end())
+        if (auto r = core::parse_int(it->second)) ranks.insert(static_cast<int>(*r));
+  f.culprit.ranks.assign(ranks.begin(), ranks.end());
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.
   std::set<std::string> peers;
@@ -61,6 +70,11 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
     if (ev.order != first.order) f.evidence.push_back(to_evidence(ev, input));
   }
   f.fixes = sig.fixes;
+  if (h.refinement) {
+    const auto& r = sig.refine[*h.refinement];
+    f.klass = r.klass;
+    f.summary += " " + r.why;
+  }
   double conf = 0.5 + sig.priority / 250.0 + (sig.role == Role::cause ? 0.1 : 0.0) + (h.count > 1 ? 0.03 : 0.0);
   f.confidence = std::min(0.95, conf);
   sf.score = sig.priority + (sig.role == Role::cause ? 15.0 : 0.0);
@@ -123,6 +137,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   const ScoredFinding* cascade = nullptr;
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
+  if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
   for (const auto& f : all)
     if (f.finding.id == "triage.timeout-cascade") cascade = &f;
 

@@ -39,6 +39,9 @@ struct SignatureHits {
   std::optional<TriageEvent> earliest;  // earliest by time when known, else first read
   std::set<int> ranks;
   std::set<std::string> hosts;
+  // Index into the signature's `refine` list when another signature reported the same error
+  // (knowledge::Refinement); the finding then takes that class.
+  std::optional<std::size_t> refinement;
 };
 
 // What one process (host:pid, or a rank, or a file without either) told us.
