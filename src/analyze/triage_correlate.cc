@@ -146,14 +146,21 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     return a.finding.severity > b.finding.severity;
   });
 
-  if (all.empty()) {
+  // Severity info is an observation (no IB on this node, a benign torch warning): it is reported,
+  // never the verdict.
+  auto first_failure = std::find_if(all.begin(), all.end(),
+                                    [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
+  std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
+  if (all.empty() || all.front().finding.severity < core::Severity::warn) {
     out.verdict.id = "triage.none";
     out.verdict.klass = "none";
     out.verdict.severity = core::Severity::info;
-    out.verdict.title = "No failure signature found";
+    out.verdict.title = "No failure found";
     out.verdict.summary = "Read " + std::to_string(scan.input.lines) + " lines from " +
-                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure.";
+                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure" +
+                          (all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below).");
     out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
+    for (auto& f : all) out.findings.push_back(std::move(f.finding));
     return out;
   }
   out.verdict = all.front().finding;

@@ -1,5 +1,6 @@
 // Correlation rules that go beyond one line: a refinement (another signature reporting the same
-// error changes the class), DDP's never-arrived parameter count, and the single-node silent exit.
+// error changes the class), DDP's never-arrived parameter count, the single-node silent exit, and
+// observations (severity info) that are reported but never the verdict.
 #include <gtest/gtest.h>
 
 #include "triage_test_util.h"
@@ -93,6 +94,40 @@ TEST(TriageFallback, NotWhenTwoNodesOrACauseIsNamed) {
   std::string no_nccl = kMpirunExit;
   no_nccl.erase(0, no_nccl.find('\n') + 1);  // no NCCL line: nothing says the job was NCCL on one node
   EXPECT_EQ(triage_text("a.log", no_nccl).verdict.klass, "other");
+}
+
+// What a node without InfiniBand prints during a healthy init.
+const char* kNoIbNode =
+    "node2:999:1010 [3] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.\n"
+    "node2:999:1010 [3] NCCL INFO Failed to open libibverbs.so[.1]\n"
+    "node2:999:1010 [3] NCCL INFO NET/IB : No device found.\n"
+    "node2:999:1010 [3] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n"
+    "node2:999:1010 [3] NCCL INFO Using network Socket\n"
+    "node2:999:1010 [3] NCCL INFO comm 0x55d0 rank 3 nranks 4 cudaDev 3 nvmlDev 3 busId 81000 commId 0x1 - Init COMPLETE\n";
+
+TEST(TriageObservations, NoIbOnANodeWithoutIbIsNotAFailure) {
+  auto r = triage_text("a.log", kNoIbNode);
+  EXPECT_EQ(r.verdict.klass, "none") << r.verdict.id;
+  ASSERT_FALSE(r.findings.empty());  // still reported, as observations
+  for (const auto& f : r.findings) EXPECT_EQ(f.severity, core::Severity::info) << f.id;
+}
+
+TEST(TriageObservations, SocketsOverIpoibWithoutVerbsIsTheFallback) {
+  std::string log = kNoIbNode;
+  log.replace(log.find("eth0:10.0.0.2"), 13, "ib0:192.168.1.2");
+  auto r = triage_text("a.log", log);
+  EXPECT_EQ(r.verdict.id, "triage.socket-fallback-on-ib");
+  EXPECT_EQ(r.verdict.klass, "network-ib");
+  EXPECT_NE(r.verdict.summary.find("libibverbs"), std::string::npos) << r.verdict.summary;
+}
+
+TEST(TriageObservations, AFailureStillWinsOverAHigherScoredObservation) {
+  std::string log = std::string(kNoIbNode) +
+                    "node2:999:1010 [3] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+                    "[rank3]:[E1104 10:22:33.123456789 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective "
+                    "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                    "Timeout(ms)=600000) ran for 600011 milliseconds before timing out.\n";
+  EXPECT_EQ(triage_text("a.log", log).verdict.klass, "timeout-hang");
 }
 
 }  // namespace
