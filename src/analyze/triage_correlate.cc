@@ -35,20 +35,26 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.title = sig.title;
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
   f.summary = knowledge::render_cause(sig, first.fields);
-  std::set<int> ranks = h.ranks;
-  // A line that names another rank (the other side of a failed exchange, "while rank 0 has ...";
-  // the process mpirun saw fail first) adds it to the culprits.
+  // A line can name other ranks: the other side of a failed exchange ("while rank 0 has ..."), the
+  // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail.
+  // A symptom's named ranks replace the rank that printed it (that one was only waiting); a cause's
+  // are added to it.
+  std::set<int> named;
   for (const auto& ev : h.samples)
-    for (const char* k : {"peer_rank", "failed_rank"})
+    for (const char* k : {"peer_rank", "failed_rank", "failed_ranks"})
       if (auto it = ev.fields.find(k); it != ev.fields.end())
-        if (auto r = core::parse_int(it->second)) ranks.insert(static_cast<int>(*r));
+        for (auto part : core::split(it->second, ','))
+          if (auto r = core::parse_int(core::trim(part)); r && named.size() < 64) named.insert(static_cast<int>(*r));
+  std::set<int> ranks = named.empty() || sig.role == Role::cause ? h.ranks : std::set<int>{};
+  ranks.insert(named.begin(), named.end());
   f.culprit.ranks.assign(ranks.begin(), ranks.end());
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.
   std::set<std::string> peers;
   for (const auto& ev : h.samples)
     for (const char* k : {"peer", "peer_ip", "remote"})
-      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) peers.insert(it->second);
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty())
+        peers.insert(it->second.substr(0, it->second.find('<')));  // NCCL prints peers as host<port>
   if (sig.role == Role::symptom && !peers.empty()) {
     f.culprit.hosts.assign(peers.begin(), peers.end());
     f.culprit.ranks.clear();

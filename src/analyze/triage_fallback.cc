@@ -9,7 +9,7 @@ namespace ncdx::analyze {
 std::optional<ScoredFinding> silent_single_node_exit(const std::vector<ScoredFinding>& found,
                                                      const ScanResult& scan) {
   static const std::set<std::string> exits = {"mpi.process-exited-nonzero", "mpi.failed-process",
-                                              "torch.elastic.child-failed"};
+                                              "torch.elastic.child-failed", "torch.elastic.root-cause-rank"};
   bool exited = false;
   double top = 0;
   for (const auto& f : found) {

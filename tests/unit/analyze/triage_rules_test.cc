@@ -96,6 +96,28 @@ TEST(TriageFallback, NotWhenTwoNodesOrACauseIsNamed) {
   EXPECT_EQ(triage_text("a.log", no_nccl).verdict.klass, "other");
 }
 
+TEST(TriageCulprits, NamedRanksReplaceTheWaiterOfASymptom) {
+  auto store = triage_text("a.log",
+                           "[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and "
+                           "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
+                           "got error: Socket Timeout\n");
+  EXPECT_EQ(store.verdict.culprit.ranks, (std::vector<int>{0}));
+  auto barrier = triage_text("a.log", "RuntimeError: [Rank 0]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms\n");
+  EXPECT_EQ(barrier.verdict.klass, "timeout-hang");
+  EXPECT_EQ(barrier.verdict.culprit.ranks, (std::vector<int>{1, 3}));
+  auto peer = triage_text("a.log",
+                          "RuntimeError: Rank 2 successfully reached monitoredBarrier, but received errors while "
+                          "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n");
+  EXPECT_EQ(peer.verdict.culprit.ranks, (std::vector<int>{0}));
+}
+
+TEST(TriageCulprits, PeerHostLosesItsPort) {
+  auto r = triage_text("a.log",
+                       "node1:100:200 [0] misc/socket.cc:484 NCCL WARN socketProgress: Connection closed by remote "
+                       "peer node2<52342>\n");
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"node2"}));
+}
+
 // What a node without InfiniBand prints during a healthy init.
 const char* kNoIbNode =
     "node2:999:1010 [3] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.\n"
