@@ -13,7 +13,8 @@ std::optional<ScoredFinding> silent_single_node_exit(const std::vector<ScoredFin
   bool exited = false;
   double top = 0;
   for (const auto& f : found) {
-    if (f.finding.klass != "other") return std::nullopt;  // something names a cause
+    if (f.finding.severity < core::Severity::warn) continue;  // an observation, not a cause
+    if (f.finding.klass != "other") return std::nullopt;      // something names a cause
     exited |= exits.count(f.finding.id) > 0;
     top = std::max(top, f.score);
   }

@@ -82,6 +82,9 @@ TEST(TriageFallback, SingleNodeSilentExitPointsAtP2P) {
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{8}));
   EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"node05"}));
   EXPECT_LT(r.verdict.confidence, 0.5);  // an inference, and it says so
+  // Observations (a node without IB prints "No device found") do not hide it.
+  std::string with_info = std::string("node05:44741:44741 [0] NCCL INFO NET/IB : No device found.\n") + kMpirunExit;
+  EXPECT_EQ(triage_text("a.log", with_info).verdict.id, "triage.single-node-silent-exit");
 }
 
 TEST(TriageFallback, NotWhenTwoNodesOrACauseIsNamed) {
