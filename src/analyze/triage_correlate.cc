@@ -36,12 +36,13 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
   f.summary = knowledge::render_cause(sig, first.fields);
   // A line can name other ranks: the other side of a failed exchange ("while rank 0 has ..."), the
-  // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail.
+  // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail,
+  // the two ranks sharing one GPU.
   // A symptom's named ranks replace the rank that printed it (that one was only waiting); a cause's
   // are added to it.
   std::set<int> named;
   for (const auto& ev : h.samples)
-    for (const char* k : {"peer_rank", "failed_rank", "failed_ranks"})
+    for (const char* k : {"peer_rank", "failed_rank", "failed_ranks", "rank_a", "rank_b"})
       if (auto it = ev.fields.find(k); it != ev.fields.end())
         for (auto part : core::split(it->second, ','))
           if (auto r = core::parse_int(core::trim(part)); r && named.size() < 64) named.insert(static_cast<int>(*r));
@@ -170,10 +171,19 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     return out;
   }
   out.verdict = all.front().finding;
-  // The cascade analysis knows who was not waiting; when the verdict names a cause but no rank,
+  // The cascade analysis knows who was not waiting. When the verdict names no rank, or only ranks
+  // that were themselves waiting (a timeout or stuck-watchdog line names its reporter, a victim),
   // those ranks are the best culprit we have.
-  if (cascade && out.verdict.id != cascade->finding.id && out.verdict.culprit.ranks.empty() &&
-      out.verdict.culprit.hosts.empty()) {
+  auto only_waiters = [&] {
+    for (int r : out.verdict.culprit.ranks) {
+      auto it = out.ranks.find(r);
+      if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+        return false;
+    }
+    return !out.verdict.culprit.ranks.empty() && out.verdict.klass == "timeout-hang";
+  };
+  if (cascade && out.verdict.id != cascade->finding.id && !cascade->finding.culprit.ranks.empty() &&
+      ((out.verdict.culprit.ranks.empty() && out.verdict.culprit.hosts.empty()) || only_waiters())) {
     out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
     out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
   }

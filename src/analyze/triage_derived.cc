@@ -138,7 +138,9 @@ TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
   int nranks = 0;
   for (const auto& [r, p] : ranks) {
     if (p.nranks) nranks = std::max(nranks, *p.nranks);
-    if (p.timeout_seq || p.timeout_op || p.ran_for_ms) {
+    // Ranks are numbered densely from 0: seeing rank r means ranks 0..r exist.
+    nranks = std::max(nranks, r + 1);
+    if (p.timeout_seq || p.timeout_op || p.ran_for_ms || p.watchdog_stuck) {
       v.reporters.insert(r);
       if (p.timeout_seq) ++seq_count[*p.timeout_seq];
       if (p.timeout_op && v.op.empty()) v.op = *p.timeout_op;
@@ -221,7 +223,7 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
              " s): a hang, not slowness.";
 
   f.summary = std::to_string(v.reporters.size()) + " rank(s) (" + rank_list(v.reporters) + ") timed out" +
-              (v.op.empty() ? "" : " in " + v.op) + ". " + stage +
+              (v.op.empty() ? "" : " in " + v.op) + "." + (stage.empty() ? "" : " " + stage) +
               (why.empty() ? " No log names the rank at fault; the ranks that were not waiting are the suspects."
                            : " Suspects: " + core::join(why, "; ") + ".");
   f.culprit.ranks.assign(culprits.begin(), culprits.end());
@@ -245,13 +247,23 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
   for (int r : v.reporters) {
     if (f.evidence.size() >= 3) break;
     const auto& p = ranks.at(r);
+    if (p.watchdog_stuck && !p.timeout_seq && !p.timeout_op) {
+      f.evidence.push_back(fact_evidence(p, "Heartbeat monitor: the watchdog got stuck waiting on enqueued collectives"));
+      continue;
+    }
     f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + (p.timeout_seq ? std::to_string(*p.timeout_seq) : "?") +
                                               " OpType=" + p.timeout_op.value_or("?") +
                                               (p.ran_for_ms ? " ran for " + std::to_string(*p.ran_for_ms) + " ms" : "")));
   }
   for (int r : culprits) {
     if (f.evidence.size() >= 6) break;
-    const auto& p = ranks.at(r);
+    auto found = ranks.find(r);
+    if (found == ranks.end()) {  // known only from the numbering: it left no line at all
+      f.evidence.push_back({"", std::nullopt, r, std::nullopt, std::nullopt,
+                            "rank " + std::to_string(r) + " printed nothing in these logs"});
+      continue;
+    }
+    const auto& p = found->second;
     std::string text = "rank " + std::to_string(r);
     if (p.last_opcount) text += " last COLL opCount " + std::to_string(*p.last_opcount);
     if (p.last_completed) text += " last completed work " + std::to_string(*p.last_completed);

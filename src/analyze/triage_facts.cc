@@ -220,6 +220,10 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
   }
   if (has(msg, "Watchdog caught") || has(msg, "last enqueued"))
     return parse_watchdog(msg, proc) ? FactKind::fact : FactKind::none;
+  if (has(msg, "watchdog got stuck for ")) {  // the heartbeat monitor: this rank is waiting too
+    proc.watchdog_stuck = true;
+    return FactKind::fact;
+  }
   if (auto v = int_after(msg, "cudaDriverVersion ")) {
     proc.cuda_driver = *v;
     return FactKind::fact;

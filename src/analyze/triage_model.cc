@@ -17,6 +17,7 @@ void merge_facts(ProcessFacts& dst, const ProcessFacts& src) {
   take(dst.cuda_driver, src.cuda_driver);
   dst.init_start |= src.init_start;
   dst.init_complete |= src.init_complete;
+  dst.watchdog_stuck |= src.watchdog_stuck;
   if (src.last_opcount && (!dst.last_opcount || *src.last_opcount > *dst.last_opcount)) {
     dst.last_opcount = src.last_opcount;
     dst.last_coll = src.last_coll;

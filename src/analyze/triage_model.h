@@ -66,6 +66,7 @@ struct ProcessFacts {
   std::optional<long long> last_enqueued;
   std::optional<long long> last_completed;
   std::optional<long long> configured_timeout_ms;  // "ProcessGroupNCCL initialization options"
+  bool watchdog_stuck = false;                  // heartbeat monitor: "watchdog got stuck for N seconds"
   std::optional<double> first_time, last_time;
   bool time_is_epoch = false;
   long long lines = 0;

@@ -114,6 +114,25 @@ TEST(TriageCulprits, NamedRanksReplaceTheWaiterOfASymptom) {
   EXPECT_EQ(peer.verdict.culprit.ranks, (std::vector<int>{0}));
 }
 
+// corpus llamafactory-8549: ranks 1 and 2 report a stuck watchdog; rank 0 (the data dispatcher the
+// others wait on) prints nothing. Ranks are numbered from 0, so rank 0 exists and is the suspect.
+TEST(TriageCulprits, TheRankThatIsNotWaitingIsTheCulprit) {
+  auto r = triage_text("a.log",
+                       "[rank2]:[E704 13:48:58.260494728 ProcessGroupNCCL.cpp:1746] [PG ID 0 PG GUID 0(default_pg) "
+                       "Rank 2] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in "
+                       "monitoring enqueued collectives.\n"
+                       "[rank1]:[E704 13:48:58.260509461 ProcessGroupNCCL.cpp:1746] [PG ID 0 PG GUID 0(default_pg) "
+                       "Rank 1] ProcessGroupNCCL's watchdog got stuck for 480 seconds without making progress in "
+                       "monitoring enqueued collectives.\n");
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
+}
+
+TEST(TriageCulprits, BothRanksOnOneGpu) {
+  auto r = triage_text("a.log", "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000\n");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0, 1}));
+}
+
 TEST(TriageCulprits, PeerHostLosesItsPort) {
   auto r = triage_text("a.log",
                        "node1:100:200 [0] misc/socket.cc:484 NCCL WARN socketProgress: Connection closed by remote "
