@@ -40,7 +40,7 @@ std::string evidence_line(const core::Evidence& e) {
   std::vector<std::string> who;
   if (e.rank) who.push_back("rank " + std::to_string(*e.rank));
   if (e.host) who.push_back(*e.host);
-  if (e.time) who.push_back(*e.time);
+  if (e.time && e.text.find(*e.time) == std::string::npos) who.push_back(*e.time);  // not twice
   std::string out = where.empty() ? "" : where + " ";
   if (!who.empty()) out += "[" + core::join(who, " ") + "] ";
   return out + e.text;
