@@ -4,7 +4,9 @@
 #include <set>
 
 #include "analyze/triage_derived.h"
+#include "analyze/triage_fallback.h"
 #include "core/semver.h"
+#include "core/strings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -33,13 +35,26 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.title = sig.title;
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
   f.summary = knowledge::render_cause(sig, first.fields);
-  f.culprit.ranks.assign(h.ranks.begin(), h.ranks.end());
+  // A line can name other ranks: the other side of a failed exchange ("while rank 0 has ..."), the
+  // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail.
+  // A symptom's named ranks replace the rank that printed it (that one was only waiting); a cause's
+  // are added to it.
+  std::set<int> named;
+  for (const auto& ev : h.samples)
+    for (const char* k : {"peer_rank", "failed_rank", "failed_ranks"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end())
+        for (auto part : core::split(it->second, ','))
+          if (auto r = core::parse_int(core::trim(part)); r && named.size() < 64) named.insert(static_cast<int>(*r));
+  std::set<int> ranks = named.empty() || sig.role == Role::cause ? h.ranks : std::set<int>{};
+  ranks.insert(named.begin(), named.end());
+  f.culprit.ranks.assign(ranks.begin(), ranks.end());
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.
   std::set<std::string> peers;
   for (const auto& ev : h.samples)
     for (const char* k : {"peer", "peer_ip", "remote"})
-      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) peers.insert(it->second);
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty())
+        peers.insert(it->second.substr(0, it->second.find('<')));  // NCCL prints peers as host<port>
   if (sig.role == Role::symptom && !peers.empty()) {
     f.culprit.hosts.assign(peers.begin(), peers.end());
     f.culprit.ranks.clear();
@@ -61,6 +76,11 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
     if (ev.order != first.order) f.evidence.push_back(to_evidence(ev, input));
   }
   f.fixes = sig.fixes;
+  if (h.refinement) {
+    const auto& r = sig.refine[*h.refinement];
+    f.klass = r.klass;
+    f.summary += " " + r.why;
+  }
   double conf = 0.5 + sig.priority / 250.0 + (sig.role == Role::cause ? 0.1 : 0.0) + (h.count > 1 ? 0.03 : 0.0);
   f.confidence = std::min(0.95, conf);
   sf.score = sig.priority + (sig.role == Role::cause ? 15.0 : 0.0);
@@ -123,6 +143,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   const ScoredFinding* cascade = nullptr;
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
+  if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
   for (const auto& f : all)
     if (f.finding.id == "triage.timeout-cascade") cascade = &f;
 
@@ -131,14 +152,21 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     return a.finding.severity > b.finding.severity;
   });
 
-  if (all.empty()) {
+  // Severity info is an observation (no IB on this node, a benign torch warning): it is reported,
+  // never the verdict.
+  auto first_failure = std::find_if(all.begin(), all.end(),
+                                    [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
+  std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
+  if (all.empty() || all.front().finding.severity < core::Severity::warn) {
     out.verdict.id = "triage.none";
     out.verdict.klass = "none";
     out.verdict.severity = core::Severity::info;
-    out.verdict.title = "No failure signature found";
+    out.verdict.title = "No failure found";
     out.verdict.summary = "Read " + std::to_string(scan.input.lines) + " lines from " +
-                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure.";
+                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure" +
+                          (all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below).");
     out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
+    for (auto& f : all) out.findings.push_back(std::move(f.finding));
     return out;
   }
   out.verdict = all.front().finding;

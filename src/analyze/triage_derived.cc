@@ -98,10 +98,12 @@ std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
   for (const auto& n : topo.networks) socket |= n.rfind("Socket", 0) == 0;
   if (!socket && topo.networks.empty() && !topo.socket_ifs.empty() && topo.ib_devices.empty()) socket = true;
   if (!socket) return std::nullopt;
+  // Only hardware counts as IB being there: an IPoIB interface carrying the sockets, or HCAs NCCL
+  // listed. A missing libibverbs, "No device found" or NCCL_IB_DISABLE=1 alone is what a node
+  // without IB prints too.
   bool ib_if = false;
   for (const auto& s : topo.socket_ifs) ib_if |= s.rfind("ib", 0) == 0;
-  bool ib_present = topo.verbs_missing || topo.ib_no_device || ib_if || !topo.ib_devices.empty() || topo.ib_disabled_by_env;
-  if (!ib_present) return std::nullopt;
+  if (!ib_if && topo.ib_devices.empty()) return std::nullopt;
   ScoredFinding sf = scored("triage.socket-fallback-on-ib", "network-ib", core::Severity::warn,
                             "NCCL fell back to TCP sockets on a node with InfiniBand/RoCE");
   auto& f = sf.finding;

@@ -9,6 +9,11 @@ namespace {
 
 bool has(std::string_view s, std::string_view needle) { return s.find(needle) != std::string_view::npos; }
 
+// Bounds: topology facts are a summary, never a copy of a 10k-rank log.
+constexpr std::size_t kMaxPeerPairs = 4096;
+constexpr std::size_t kMaxRings = 64;
+constexpr std::size_t kMaxTreeRanks = 4096;
+
 // Integer right after `key` in `s` (decimal, optional minus), if present.
 std::optional<long long> int_after(std::string_view s, std::string_view key, int base = 10) {
   auto p = s.find(key);
@@ -84,9 +89,51 @@ void parse_transport(std::string_view msg, TopologyFacts& topo) {
   }
   if (has(kind, "GDRDMA")) key += "+GDRDMA";
   if (!key.empty() && topo.transports.size() < 64) ++topo.transports[key];
-  if (auto c = int_after(msg, "Channel ")) {
+  if (auto c = int_after(msg, msg[0] == 'C' ? "Channel " : "Ring ")) {
     if (!topo.max_channels || *c + 1 > *topo.max_channels) topo.max_channels = static_cast<int>(*c + 1);
   }
+  // "... : 0[0] -> 1[1] via ...": the pair of ranks this connection joins.
+  auto from = int_after(msg, " : ");
+  auto to = int_after(msg, "-> ");
+  if (from && to && !key.empty() && topo.peer_transports.size() < kMaxPeerPairs)
+    topo.peer_transports.try_emplace({static_cast<int>(*from), static_cast<int>(*to)}, key);
+}
+
+// Ranks separated by single spaces, cut to a display length ("   0   3   2" -> "0 3 2").
+std::string squeeze(std::string_view s, std::size_t max = 200) {
+  std::string out;
+  for (char c : s) {
+    if (c == ' ' || c == '\t') {
+      if (!out.empty() && out.back() != ' ') out += ' ';
+    } else if (out.size() < max) {
+      out += c;
+    }
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+// "Channel 00/08 :    0   3   2   1 ..." (2.7+) or "Ring 00 :    0   1 ..." (older): one ring's order.
+void parse_ring_order(std::string_view msg, TopologyFacts& topo) {
+  auto c = int_after(msg, msg[0] == 'C' ? "Channel " : "Ring ");
+  auto colon = msg.find(" : ");
+  if (!c || colon == std::string_view::npos || topo.rings.size() >= kMaxRings) return;
+  auto order = msg.substr(colon + 3);
+  // Rank numbers only (2.23+ cuts long orders with "..."); anything else is another line, or a cut one.
+  if (order.find_first_not_of("0123456789 .") != std::string_view::npos) return;
+  topo.rings.try_emplace(static_cast<int>(*c), squeeze(order));
+}
+
+// "Trees [0] 5/-1/-1->1->2|2->1->5/-1/-1 [1] ...": keep channel 0, keyed by the rank in its middle.
+void parse_trees(std::string_view msg, TopologyFacts& topo) {
+  auto b = msg.find("[0] ");
+  if (b == std::string_view::npos || topo.trees.size() >= kMaxTreeRanks) return;
+  auto entry = msg.substr(b + 4);
+  entry = entry.substr(0, std::min(entry.find(' '), std::size_t{80}));
+  auto arrow = entry.find("->");
+  if (arrow == std::string_view::npos) return;
+  auto rank = int_after(entry.substr(arrow), "->");
+  if (rank) topo.trees.try_emplace(static_cast<int>(*rank), std::string(entry.substr(0, entry.find('|'))));
 }
 
 void parse_list_after(std::string_view msg, std::string_view key, std::set<std::string>& out) {
@@ -149,9 +196,19 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     }
     return fixed ? FactKind::fixed_format : FactKind::fact;
   }
-  if (msg.substr(0, 8) == "Channel " && has(msg, " via ")) {
-    parse_transport(msg, topo);
-    return FactKind::fixed_format;  // "Channel %02d/%d : %d[%d] -> %d[%d] via ..."
+  if (msg.substr(0, 8) == "Channel " || msg.substr(0, 5) == "Ring ") {
+    if (has(msg, " via ")) {
+      parse_transport(msg, topo);
+      return FactKind::fixed_format;  // "Channel %02d/%d : %d[%d] -> %d[%d] via ...", before 2.7 "Ring %02d : ..."
+    }
+    if (!has(msg, "->") && has(msg, " : ")) {
+      parse_ring_order(msg, topo);
+      return FactKind::fixed_format;  // "Channel %02d/%02d :  %d %d ..." (ranks only)
+    }
+  }
+  if (msg.substr(0, 7) == "Trees [") {
+    parse_trees(msg, topo);
+    return FactKind::fixed_format;
   }
   if (has(msg, "NCCL version ")) {
     parse_version(msg, proc);

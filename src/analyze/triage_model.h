@@ -39,6 +39,9 @@ struct SignatureHits {
   std::optional<TriageEvent> earliest;  // earliest by time when known, else first read
   std::set<int> ranks;
   std::set<std::string> hosts;
+  // Index into the signature's `refine` list when another signature reported the same error
+  // (knowledge::Refinement); the finding then takes that class.
+  std::optional<std::size_t> refinement;
 };
 
 // What one process (host:pid, or a rank, or a file without either) told us.
@@ -78,6 +81,12 @@ struct TopologyFacts {
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
   std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
   std::optional<int> max_channels;
+  // Transport per connected rank pair (from -> to), from the same channel lines (bounded).
+  std::map<std::pair<int, int>, std::string> peer_transports;
+  // Ring order per channel ("Channel 00/08 :    0   3   2   1 ..."; rank 0 prints it) and each
+  // rank's tree on channel 0 ("Trees [0] 5/-1/-1->1->2 ...": children -> rank -> parent).
+  std::map<int, std::string> rings;
+  std::map<int, std::string> trees;
   // CUDA sample p2pBandwidthLatencyTest output: a matrix header with no data row after it means
   // the P2P copy it was measuring never finished.
   bool p2p_test = false;

@@ -11,6 +11,11 @@
 namespace ncdx::analyze {
 namespace {
 constexpr std::size_t kNone = static_cast<std::size_t>(-1);
+// How far apart (in lines of one file) two signatures may be and still describe one error: PyTorch
+// prints "NCCL error ..., invalid usage" then "ncclInvalidUsage: ..." then "Last error:" then the
+// WARN text; NCCL prints its WARN before the exception that carries the result code.
+constexpr long long kRefineWindow = 8;
+constexpr std::size_t kRecentPerFile = 16;
 
 bool earlier(const TriageEvent& a, const TriageEvent& b) {
   // Times from different clocks (epoch vs time of day) are not comparable: fall back to order.
@@ -38,6 +43,7 @@ std::size_t Scanner::add_file(const std::string& display, const FileHints& hints
   result_.input.files.push_back(display);
   hints_.push_back(hints);
   frames_.emplace_back();
+  recent_.emplace_back();
   return result_.input.files.size() - 1;
 }
 
@@ -156,6 +162,31 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
       ev.text += "  [raised at " + fr.text + "]";
     if (new_events && sig.role != knowledge::Role::context) new_events->push_back(ev);
     add_event(std::move(ev));
+  }
+  if (!matches_.empty()) refine_hits(file, lineno, p.rank ? p.rank : h.rank ? h.rank : proc.rank);
+}
+
+// Records this line's failure signatures among the file's recent ones, then marks every hit whose
+// refinement names a signature seen within the window (same rank when both are known).
+void Scanner::refine_hits(std::size_t file, long long lineno, std::optional<int> rank) {
+  auto& recent = recent_[file];
+  for (const auto& m : matches_)
+    if (sigs_.all()[m.index].role != knowledge::Role::context) recent.push_back({m.index, lineno, rank});
+  if (recent.size() > kRecentPerFile) recent.erase(recent.begin(), recent.end() - kRecentPerFile);
+  auto near = [&](const Recent& r) {
+    return lineno - r.line <= kRefineWindow && (!rank || !r.rank || *rank == *r.rank);
+  };
+  for (const auto& a : recent) {
+    if (!near(a) || hit_index_[a.sig] == kNone) continue;
+    auto& hit = result_.hits[hit_index_[a.sig]];
+    if (hit.refinement) continue;
+    const auto& rules = sigs_.all()[a.sig].refine;
+    for (std::size_t k = 0; k < rules.size() && !hit.refinement; ++k)
+      for (const auto& b : recent)
+        if (b.sig == rules[k].with_index && near(b)) {
+          hit.refinement = k;
+          break;
+        }
   }
 }
 

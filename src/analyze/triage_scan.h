@@ -40,6 +40,7 @@ class Scanner {
  private:
   void process_key(const LinePrefix& p, std::size_t file, std::string& out) const;
   void add_event(TriageEvent ev);
+  void refine_hits(std::size_t file, long long lineno, std::optional<int> rank);
 
   const knowledge::SignatureSet& sigs_;
   ScanOptions opts_;
@@ -52,6 +53,14 @@ class Scanner {
     long long line = 0;
   };
   std::vector<Frame> frames_;
+  // Per file: the last few failure signatures that matched (winners or not), for refinements
+  // (one error reported by two signatures on nearby lines). Touched on matching lines only.
+  struct Recent {
+    std::size_t sig;
+    long long line;
+    std::optional<int> rank;
+  };
+  std::vector<std::vector<Recent>> recent_;
   std::vector<std::size_t> hit_index_;  // signature index → position in result_.hits, or npos
   std::vector<knowledge::SignatureMatch> matches_;  // reused per line
   std::uint64_t order_ = 0;

@@ -57,6 +57,23 @@ core::Fix parse_fix(const YAML::Node& n) {
   return f;
 }
 
+Refinement parse_refinement(const YAML::Node& n) {
+  if (!n.IsMap()) throw SchemaError{line_of(n), "each refinement must be a map with 'with', 'class' and 'why'"};
+  Refinement r;
+  for (const auto& kv : n) {
+    const std::string k = kv.first.Scalar();
+    if (k == "with") r.with = scalar(kv.second, "with");
+    else if (k == "class") r.klass = scalar(kv.second, "class");
+    else if (k == "why") r.why = scalar(kv.second, "why");
+    else throw SchemaError{line_of(kv.first), "unknown refinement key '" + k + "' (expected with, class, why)"};
+  }
+  if (r.with.empty() || r.klass.empty() || r.why.empty())
+    throw SchemaError{line_of(n), "refinement needs 'with' (a signature id), 'class' and 'why'"};
+  if (!core::is_failure_class(r.klass) || r.klass == "none")
+    throw SchemaError{line_of(n), "unknown class '" + r.klass + "' in refinement (expected a DESIGN.md failure class)"};
+  return r;
+}
+
 ParsedSignature parse_entry(const YAML::Node& n) {
   if (!n.IsMap()) throw SchemaError{line_of(n), "each signature must be a map"};
   ParsedSignature p;
@@ -105,10 +122,13 @@ ParsedSignature parse_entry(const YAML::Node& n) {
       s.refs = string_list(v, "refs");
     } else if (k == "examples") {
       s.examples = string_list(v, "examples");
+    } else if (k == "refine") {
+      if (!v.IsSequence()) throw SchemaError{line_of(v), "'refine' must be a list"};
+      for (const auto& r : v) s.refine.push_back(parse_refinement(r));
     } else {
       throw SchemaError{line_of(kv.first), "unknown key '" + k +
                                                "' (expected id, class, severity, role, priority, title, cause, "
-                                               "patterns, fixes, refs, examples)"};
+                                               "patterns, fixes, refs, examples, refine)"};
     }
   }
   for (const char* req : {"id", "class", "severity", "role", "title", "patterns"})

@@ -122,6 +122,14 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
     }
     im.sigs.push_back(s);
   }
+  for (std::size_t i = 0; i < im.sigs.size(); ++i)
+    for (auto& r : im.sigs[i].refine) {
+      const Signature* other = set.find(r.with);
+      if (!other)
+        return core::Status::bad_input(std::string(source_name) + ":" + std::to_string(entries[i].line) +
+                                       ": refinement of '" + im.sigs[i].id + "' names unknown signature '" + r.with + "'");
+      r.with_index = static_cast<std::size_t>(other - im.sigs.data());
+    }
   for (Prefilter* pf : {&im.all, &im.failures}) {
     std::vector<std::string> atoms;
     pf->filter.Compile(&atoms);

@@ -23,6 +23,17 @@ enum class Role {
 };
 const char* to_string(Role r);
 
+// Another class for a signature's failure when a second signature reports the same error (on the
+// same line or a few lines before or after it in the same file, from the same rank). Example:
+// "Bootstrap : no socket interface found" returned as ncclInvalidUsage is NCCL saying the
+// interface filter is the caller's configuration error, not a network fault.
+struct Refinement {
+  std::string with;            // id of the other signature
+  std::string klass;           // the class then
+  std::string why;             // appended to the cause
+  std::size_t with_index = 0;  // index of `with` in SignatureSet::all(), resolved at load
+};
+
 struct Signature {
   std::string id;                     // stable, e.g. "nccl.ib.completion-error"
   std::string klass;                  // DESIGN.md failure class
@@ -35,6 +46,7 @@ struct Signature {
   std::vector<core::Fix> fixes;       // ordered
   std::vector<std::string> refs;      // sources
   std::vector<std::string> examples;  // real lines that must match (checked by a unit test)
+  std::vector<Refinement> refine;     // checked in order; the first that applies wins
 };
 
 struct SignatureMatch {

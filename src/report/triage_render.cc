@@ -1,5 +1,6 @@
 #include "report/triage_render.h"
 
+#include <map>
 #include <fmt/format.h>
 
 #include "core/json.h"
@@ -133,6 +134,35 @@ std::string render_triage_text(const analyze::TriageResult& r, bool color) {
       out += "  transports: " + core::join(ts, ", ") + "\n";
     }
     if (topo.max_channels) out += fmt::format("  channels:   {}\n", *topo.max_channels);
+    if (!topo.rings.empty())
+      out += fmt::format("  rings:      {} (channel {}: {})\n", topo.rings.size(), topo.rings.begin()->first,
+                         topo.rings.begin()->second);
+    if (!topo.trees.empty()) {
+      std::vector<std::string> ts;
+      for (const auto& [rank, tree] : topo.trees) {
+        if (ts.size() == 8) break;
+        ts.push_back(tree);
+      }
+      out += fmt::format("  trees:      channel 0, children->rank->parent: {}{}\n", core::join(ts, "  "),
+                         topo.trees.size() > ts.size() ? fmt::format("  (+{} ranks)", topo.trees.size() - ts.size()) : "");
+    }
+    if (!topo.peer_transports.empty()) {
+      // Pairs per transport, then the pairs of the rarest transport (the odd path is the one to see).
+      std::map<std::string, std::vector<std::string>> by;
+      for (const auto& [pair, t] : topo.peer_transports) by[t].push_back(fmt::format("{}->{}", pair.first, pair.second));
+      std::vector<std::string> counts;
+      const std::vector<std::string>* rarest = nullptr;
+      std::string rarest_name;
+      for (const auto& [t, pairs] : by) {
+        counts.push_back(fmt::format("{} {}", t, pairs.size()));
+        if (!rarest || pairs.size() < rarest->size()) rarest = &pairs, rarest_name = t;
+      }
+      out += fmt::format("  peers:      {} rank pairs: {}\n", topo.peer_transports.size(), core::join(counts, ", "));
+      if (by.size() > 1) {
+        std::vector<std::string> shown(rarest->begin(), rarest->begin() + std::min<std::size_t>(rarest->size(), 12));
+        out += fmt::format("              via {}: {}{}\n", rarest_name, core::join(shown, " "), rarest->size() > shown.size() ? " …" : "");
+      }
+    }
   }
   out += fmt::format("\nread {} lines, {} from {} input(s)", r.input.lines, core::human_bytes(static_cast<double>(r.input.bytes)),
                      r.input.files.size());
@@ -157,6 +187,13 @@ nlohmann::json triage_json(const analyze::TriageResult& r, const nlohmann::json&
                          {"verbs_missing", t.verbs_missing},
                          {"transports", t.transports},
                          {"channels", core::opt_json(t.max_channels)}};
+  nlohmann::json rings = nlohmann::json::object(), trees = nlohmann::json::object(), peers = nlohmann::json::array();
+  for (const auto& [c, order] : t.rings) rings[std::to_string(c)] = order;
+  for (const auto& [rank, tree] : t.trees) trees[std::to_string(rank)] = tree;
+  for (const auto& [pair, tr] : t.peer_transports) peers.push_back({{"from", pair.first}, {"to", pair.second}, {"transport", tr}});
+  topo["rings"] = rings;
+  topo["trees"] = trees;
+  topo["peers"] = peers;
   nlohmann::json problems = nlohmann::json::array();
   for (const auto& p : r.input.problems) problems.push_back(p.message());
   return {{"schema", "ncdx.triage/1"},

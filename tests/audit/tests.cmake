@@ -2,20 +2,18 @@
 # exit codes, bad input, and the Hydra/OmegaConf oracle comparison.
 set(_a ${CMAKE_CURRENT_LIST_DIR})
 set(_d tests/data/audit)
-set(_common --no-color --no-timestamps audit --no-process-env)
+set(_common audit --no-process-env)
+# audit_golden(name exit golden json ARGS...) / audit_rc(name exit stderr-regex ARGS...) through
+# ncdx_golden (tests/CMakeLists.txt); JSON output is validated against docs/schema/audit.schema.json.
 function(audit_golden name rc golden json)
-  add_test(NAME audit.${name}
-           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN=${golden} -DRC=${rc} -DJSON=${json}
-                   -P ${_a}/run_golden.cmake -- ${ARGN}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(audit.${name} PROPERTIES LABELS "audit;golden")
+  set(opts)
+  if(json)
+    set(opts JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/audit.schema.json)
+  endif()
+  ncdx_golden(audit ${name} ${rc} GOLDEN ${golden} ${opts} ARGS ${ARGN})
 endfunction()
 function(audit_rc name rc stderr_re)
-  add_test(NAME audit.${name}
-           COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN= -DRC=${rc} -DJSON=0 -DEXPECT_STDERR=${stderr_re}
-                   -P ${_a}/run_golden.cmake -- ${ARGN}
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(audit.${name} PROPERTIES LABELS "audit")
+  ncdx_golden(audit ${name} ${rc} STDERR_MATCH ${stderr_re} ARGS ${ARGN})
 endfunction()
 
 set(_playbook trainer.dist_backend=nccl model.tensor_parallel_size=8 +actor_rollout_ref.nccl_timeout=1200 actor_rollout_ref.rollout.name=vllm)
@@ -39,8 +37,9 @@ audit_golden(npu_sglang_text 0 ${_a}/golden/npu_sglang.txt 0 ${_common} --verl-v
              --script ${_d}/run_qwen3_8b_grpo_sglang_32k_spmd_npu.sh)
 audit_golden(ray_init_v06_migrate 0 ${_a}/golden/ray_init_migrate.sh 0 ${_common} --migrate --verl-version 0.6.0
              -- ray_init.timeline_json_file=/tmp/t.json ray_init.num_cpus=8 actor_rollout_ref.rollout.name=vllm)
-audit_golden(print_json 0 ${_a}/golden/print.json 1 --json ${_common} --print --verl-version 0.7.1 --config ${_d}/partial.yaml
-             -- trainer.nnodes=2)
+# --print --json is the composed config, not an audit report: no schema.
+ncdx_golden(audit print_json 0 GOLDEN ${_a}/golden/print.json JSON
+            ARGS --json ${_common} --print --verl-version 0.7.1 --config ${_d}/partial.yaml -- trainer.nnodes=2)
 audit_golden(env_rows 2 ${_a}/golden/env_rows.json 1 --json ${_common} --verl-version 0.7.1 --env-file ${_d}/playbook.env
              -- actor_rollout_ref.rollout.name=vllm)
 
@@ -63,19 +62,12 @@ add_test(NAME audit.hydra_oracle
 set_tests_properties(audit.hydra_oracle PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
 
 # ncdx template: a golden, and every size x engine x strategy passes ncdx audit cleanly.
-add_test(NAME audit.template_7b
-         COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DGOLDEN=${_a}/golden/template_7b.sh -DRC=0 -DJSON=0
-                 -P ${_a}/run_golden.cmake -- template --model-size 7B --nccl-version 2.27.3 --torch-version 2.8.0
-         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+audit_golden(template_7b 0 ${_a}/golden/template_7b.sh 0 template --model-size 7B --nccl-version 2.27.3 --torch-version 2.8.0)
 add_test(NAME audit.template_passes_audit
          COMMAND ${CMAKE_COMMAND} -E env NCDX=$<TARGET_FILE:ncdx> bash ${_a}/template_passes_audit.sh)
 audit_rc(template_bad_size 64 "model-size must be one of" template --model-size 9B)
-set_tests_properties(audit.template_7b audit.template_passes_audit PROPERTIES LABELS "audit;template")
+set_tests_properties(audit.template_passes_audit PROPERTIES LABELS "audit;template")
 
-# The JSON goldens conform to docs/schema/audit.schema.json (jsonschema from the oracle venv).
-add_test(NAME audit.json_schema
-         COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'SKIP: no oracle venv (scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' '${_a}/schema_check.py' '${CMAKE_SOURCE_DIR}/docs/schema/audit.schema.json' '${_a}/golden/playbook.json' '${_a}/golden/qwen3_8b.json' '${_a}/golden/env_rows.json'")
-set_tests_properties(audit.json_schema PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
 
 # --from: the cluster shape from `ncdx topo --json` output (a real DGX H100 matrix, NV18 → nvswitch).
 audit_golden(from_topo_json 2 ${_a}/golden/from_topo_json.txt 0 ${_common} --verl-version 0.7.1

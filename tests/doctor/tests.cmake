@@ -9,15 +9,17 @@ target_compile_definitions(ncdx_unit PRIVATE NCDX_FAKE_NVML="$<TARGET_FILE:ncdx_
                            NCDX_BIN="$<TARGET_FILE:ncdx>" NCDX_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 
 set(_machines ${CMAKE_CURRENT_LIST_DIR}/../data/machines)
-foreach(m dgx-h100 a100-pcie-acs pcie-4gpu broken nodriver)
-  foreach(fmt text json)
-    add_test(NAME doctor.golden.${m}.${fmt}
-             COMMAND ${CMAKE_COMMAND} -DNCDX=$<TARGET_FILE:ncdx> -DFAKE=$<TARGET_FILE:ncdx_fake_nvml>
-                     -DMACHINES=${_machines} -DMACHINE=${m} -DFORMAT=${fmt}
-                     -DGOLDEN=${CMAKE_CURRENT_LIST_DIR}/../data/doctor/golden/${m}.${fmt}
-                     -P ${CMAKE_CURRENT_LIST_DIR}/run_golden.cmake)
-    set_tests_properties(doctor.golden.${m}.${fmt} PROPERTIES LABELS "doctor;golden")
-  endforeach()
+set(_doctor_golden ${CMAKE_CURRENT_LIST_DIR}/../data/doctor/golden)
+# machine|exit: a clean DGX passes, the PCIe box warns, the rest fail.
+foreach(case dgx-h100|0 a100-pcie-acs|2 pcie-4gpu|1 broken|2 nodriver|2)
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 m)
+  list(GET parts 1 rc)
+  set(_fake ENV NCDX_NVML_LIB=$<TARGET_FILE:ncdx_fake_nvml> NCDX_FAKE_NVML_JSON=${_machines}/${m}/nvml.json
+            REPLACE $<TARGET_FILE:ncdx_fake_nvml> "<fake libnvidia-ml.so.1>")
+  ncdx_golden(doctor ${m}.text ${rc} WORKDIR ${_machines} GOLDEN ${_doctor_golden}/${m}.text ${_fake} ARGS doctor --root ${m})
+  ncdx_golden(doctor ${m}.json ${rc} WORKDIR ${_machines} GOLDEN ${_doctor_golden}/${m}.json JSON
+              SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/doctor.schema.json ${_fake} ARGS doctor --root ${m} --json)
 endforeach()
 
 # Flag validation of the storage/checkpoint options (usage errors, exit 64).
@@ -26,6 +28,5 @@ foreach(case "bad-io-size|--io-size|12X" "bad-model-size|--model-size|huge" "bad
   list(GET parts 0 name)
   list(GET parts 1 flag)
   list(GET parts 2 value)
-  ncdx_golden(doctor ${name} 64 WORKDIR ${CMAKE_CURRENT_LIST_DIR} GOLDEN_DIR ${CMAKE_CURRENT_LIST_DIR}/../data/doctor/golden
-              ARGS doctor ${flag} ${value})
+  ncdx_golden(doctor ${name} 64 WORKDIR ${CMAKE_CURRENT_LIST_DIR} GOLDEN_DIR ${_doctor_golden} ARGS doctor ${flag} ${value})
 endforeach()

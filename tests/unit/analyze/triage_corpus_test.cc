@@ -36,12 +36,8 @@ const std::vector<Case>& corpus() {
 // test fails if one of them starts passing (remove it from here then) and the confusion matrix
 // counts them as misses. Fix signatures or correlation, never this list, to make a case pass.
 const std::map<std::string, std::string> kKnownMisses = {
-    {"nccl-241", "only mpirun's 'exited with status 3' survives; the P2P exhaustion by Xorg is not in the log"},
     {"mm-eureka-16", "a bare store-connect timeout; the version skew in the vLLM stack is not in the log"},
-    {"marin-7018", "same line as open-r1-multimodal-7 ('no socket interface found') but labelled config-invalid "
-                   "(a copied NCCL_SOCKET_IFNAME); the log does not show the variable"},
-    {"determined-8915", "watchdog timeouts plus a DDP parameter-count mismatch; the faulty GPU pair was found by bisection"},
-    {"nccl-340", "a custom NVLink query program's output that stops; nothing names a failure"},
+    {"nccl-340", "a custom NVLink query program's output after the fix (0 ms); nothing names a failure"},
 };
 
 class CorpusCase : public ::testing::TestWithParam<std::size_t> {};

@@ -72,6 +72,28 @@ TEST(TriageFacts, NetworkAndTransports) {
   EXPECT_EQ(t.transports["NET/IB+GDRDMA"], 1);
   EXPECT_EQ(t.transports["P2P/CUMEM/read"], 1);
   EXPECT_EQ(t.max_channels, 2);
+  EXPECT_EQ(t.peer_transports.at({8, 0}), "NET/IB+GDRDMA");
+  EXPECT_EQ(t.peer_transports.at({0, 1}), "P2P/CUMEM/read");
+}
+
+// Formats from nccl_facts.md §4.3 and the real NCCL 2.6 / 2.29 logs in shared/data.
+TEST(TriageFacts, RingOrderTreesAndOldTransportLines) {
+  ProcessFacts p;
+  TopologyFacts t;
+  EXPECT_EQ(collect_facts("Channel 00/08 :    0   3   2   1   5   6   7   4", p, t), FactKind::fixed_format);
+  collect_facts("Channel 01/08 : 0 1 2 3", p, t);
+  EXPECT_EQ(collect_facts("Trees [0] 5/-1/-1->1->2|2->1->5/-1/-1 [1] 2/-1/-1->1->-1|-1->1->2/-1/-1", p, t),
+            FactKind::fixed_format);
+  collect_facts("Trees [0] -1/-1/-1->7->6 [1] -1/-1/-1->7->6", p, t);
+  EXPECT_EQ(collect_facts("Ring 00 : 3[3] -> 8[0] [send] via NET/AWS Libfabric/0", p, t), FactKind::fixed_format);
+  EXPECT_EQ(collect_facts("Ring 00 : 7 -> 0 -> 1", p, t), FactKind::none);  // neighbours, not an order
+  EXPECT_EQ(t.rings.at(0), "0 3 2 1 5 6 7 4");
+  EXPECT_EQ(t.rings.at(1), "0 1 2 3");
+  EXPECT_EQ(t.trees.at(1), "5/-1/-1->1->2");
+  EXPECT_EQ(t.trees.at(7), "-1/-1/-1->7->6");
+  EXPECT_EQ(t.peer_transports.at({3, 8}), "NET/AWS");
+  collect_facts("Channel 02/0 : 6[0] -", p, t);  // a line cut short (truncated archive) is no ring
+  EXPECT_EQ(t.rings.size(), 2u);
 }
 
 TEST(TriageFacts, PgStatus) {

@@ -18,10 +18,10 @@ namespace {
 // id -> why the labelled class cannot come from signatures alone.
 const std::map<std::string, std::string> kNotFromLines = {
     {"mm-eureka-16", "only a c10d client-connect timeout; the version problem was found by downgrading packages"},
-    {"nccl-241", "log ends with mpirun's exit report; Xorg holding P2P mappings is not in the log"},
+    {"nccl-241", "log ends with mpirun's exit report; triage infers P2P from the single-node shape of the job "
+                 "(triage.single-node-silent-exit), no line names it"},
     {"nccl-340", "log shows only an NVLink query that completes; the half-seated NVLink bridge is not in the log"},
     {"pytorch-1637", "p2pBandwidthLatencyTest output; the IOMMU blocking P2P is not in the log"},
-    {"determined-8915", "watchdog timeout + DDP param mismatch; the faulty GPU pair was found by bisection"},
 };
 
 struct Case {

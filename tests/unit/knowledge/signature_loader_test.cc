@@ -84,5 +84,21 @@ TEST(SignatureLoader, DuplicateIdRejected) {
   EXPECT_EQ(load_error(s), "test.yaml:13: duplicate id 'test.one'");
 }
 
+TEST(SignatureLoader, RefinementNamesAKnownSignatureAndClass) {
+  const std::string ok = std::string(kGood) + "  refine: [{with: test.one, class: config-invalid, why: because}]\n";
+  auto r = SignatureSet::load(ok, "test.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  ASSERT_EQ(r->all()[0].refine.size(), 1u);
+  EXPECT_EQ(r->all()[0].refine[0].with_index, 0u);
+  EXPECT_EQ(r->all()[0].refine[0].klass, "config-invalid");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.two, class: other, why: x}]\n"),
+            "test.yaml:2: refinement of 'test.one' names unknown signature 'test.two'");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: net, why: x}]\n"),
+            "test.yaml:13: unknown class 'net' in refinement (expected a DESIGN.md failure class)");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: other}]\n"),
+            "test.yaml:13: refinement needs 'with' (a signature id), 'class' and 'why'");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: {with: test.one}\n"), "test.yaml:13: 'refine' must be a list");
+}
+
 }  // namespace
 }  // namespace ncdx::knowledge

@@ -1,3 +1,4 @@
+exit 0
 # ncdx env debug (NCCL 2.27.5, PyTorch 2.8.0): for a debugging run, not production
 # init, topology, transport and ENV lines from every rank [nccl_facts.md §4]
 export NCCL_DEBUG=INFO

@@ -1,3 +1,4 @@
+exit 0
 # ncdx env recommend: 4 node(s) x 8 GPUs = 32 (tier 31+ GPUs), fabric ib; from ../topo/snapshot-h100-12nic.json: 8 GPUs, intra-node nvswitch; NCCL 2.27.5
 # print NCCL's WARN lines (the text PyTorch shows after 'Last error') without INFO volume [nccl_facts.md §4.1, §4.4]
 export NCCL_DEBUG=WARN

@@ -1,0 +1,159 @@
+// Correlation rules that go beyond one line: a refinement (another signature reporting the same
+// error changes the class), DDP's never-arrived parameter count, the single-node silent exit, and
+// observations (severity info) that are reported but never the verdict.
+#include <gtest/gtest.h>
+
+#include "triage_test_util.h"
+
+namespace ncdx::analyze {
+namespace {
+
+using ncdx::testing::triage_text;
+
+// PyTorch prints the result code first, NCCL's last warning a few lines later.
+const char* kInvalidUsageChain =
+    "[rank0]: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:2588, invalid usage (run "
+    "with NCCL_DEBUG=WARN for details), NCCL version 2.23.4\n"
+    "[rank0]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+    "[rank0]: Last error:\n"
+    "[rank0]: Bootstrap : no socket interface found\n";
+
+TEST(TriageRefine, InvalidUsageMakesTheInterfaceErrorAConfigError) {
+  auto r = triage_text("a.log", kInvalidUsageChain);
+  EXPECT_EQ(r.verdict.id, "nccl.socket.no-interface");
+  EXPECT_EQ(r.verdict.klass, "config-invalid");
+  EXPECT_NE(r.verdict.summary.find("ncclInvalidUsage"), std::string::npos) << r.verdict.summary;
+}
+
+TEST(TriageRefine, InternalErrorKeepsTheNetworkClass) {
+  std::string log = kInvalidUsageChain;
+  log.replace(log.find("invalid usage (run with NCCL_DEBUG=WARN for details)"), 52, "internal error");
+  log.replace(log.find("ncclInvalidUsage: This usually reflects invalid usage of NCCL library."), 71,
+              "ncclInternalError: Internal check failed.");
+  EXPECT_EQ(triage_text("a.log", log).verdict.klass, "network-socket");
+}
+
+TEST(TriageRefine, WarningBeforeTheResultCodeAlsoCounts) {
+  auto r = triage_text("a.log",
+                       "node1:10:10 [0] bootstrap.cc:70 NCCL WARN Bootstrap : no socket interface found\n"
+                       "node1:10:10 [0] NCCL INFO init.cc:1500 -> 5\n"
+                       "RuntimeError: NCCL Error 5: invalid usage\n");
+  EXPECT_EQ(r.verdict.klass, "config-invalid");
+}
+
+TEST(TriageRefine, FarApartOrOtherRankDoesNotCount) {
+  std::string far = "[rank0]: Bootstrap : no socket interface found\n";
+  for (int i = 0; i < 12; ++i) far += "[rank0]: step " + std::to_string(i) + "\n";
+  far += "[rank0]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n";
+  EXPECT_EQ(triage_text("a.log", far).verdict.klass, "network-socket");
+  auto other = triage_text("a.log",
+                           "[rank0]: Bootstrap : no socket interface found\n"
+                           "[rank3]: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n");
+  EXPECT_EQ(other.verdict.klass, "network-socket");
+}
+
+TEST(TriageDdp, ZeroParamsFromAPeerIsALinkNotAModelDifference) {
+  auto zero = triage_text("a.log",
+                          "RuntimeError: DDP expects same model across all ranks, but Rank 5 has 8 params, while "
+                          "rank 0 has inconsistent 0 params.\n");
+  EXPECT_EQ(zero.verdict.id, "ddp.params-count-never-arrived");
+  EXPECT_EQ(zero.verdict.klass, "cuda-hardware");
+  EXPECT_EQ(zero.verdict.culprit.ranks, (std::vector<int>{0}));  // no prefix: the named peer
+  auto differ = triage_text("a.log",
+                            "RuntimeError: DDP expects same model across all ranks, but Rank 3 has 291 params, "
+                            "while rank 0 has inconsistent 290 params.\n");
+  EXPECT_EQ(differ.verdict.id, "ddp.params-mismatch-across-ranks");
+  EXPECT_EQ(differ.verdict.klass, "data-mismatch");
+}
+
+const char* kMpirunExit =
+    "node05:44741:44741 [0] NCCL INFO Launch mode Parallel\n"
+    "--------------------------------------------------------------------------\n"
+    "mpirun detected that one or more processes exited with non-zero status, thus causing\n"
+    "the job to be terminated. The first process to do so was:\n"
+    "\n"
+    "  Process name: [[11192,1],8]\n"
+    "  Exit code:    3\n";
+
+TEST(TriageFallback, SingleNodeSilentExitPointsAtP2P) {
+  auto r = triage_text("a.log", kMpirunExit);
+  EXPECT_EQ(r.verdict.id, "triage.single-node-silent-exit");
+  EXPECT_EQ(r.verdict.klass, "p2p-topology");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{8}));
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"node05"}));
+  EXPECT_LT(r.verdict.confidence, 0.5);  // an inference, and it says so
+  // Observations (a node without IB prints "No device found") do not hide it.
+  std::string with_info = std::string("node05:44741:44741 [0] NCCL INFO NET/IB : No device found.\n") + kMpirunExit;
+  EXPECT_EQ(triage_text("a.log", with_info).verdict.id, "triage.single-node-silent-exit");
+}
+
+TEST(TriageFallback, NotWhenTwoNodesOrACauseIsNamed) {
+  std::string two = std::string("node04:100:100 [1] NCCL INFO Launch mode Parallel\n") + kMpirunExit;
+  auto r2 = triage_text("a.log", two);
+  EXPECT_EQ(r2.verdict.klass, "other") << r2.verdict.id;
+  std::string cause = std::string("node05:44741:44741 [0] misc/shmutils.cc:69 NCCL WARN Call to posix_fallocate "
+                                  "failed : No space left on device\n") + kMpirunExit;
+  EXPECT_EQ(triage_text("a.log", cause).verdict.klass, "shm-ipc");
+  std::string no_nccl = kMpirunExit;
+  no_nccl.erase(0, no_nccl.find('\n') + 1);  // no NCCL line: nothing says the job was NCCL on one node
+  EXPECT_EQ(triage_text("a.log", no_nccl).verdict.klass, "other");
+}
+
+TEST(TriageCulprits, NamedRanksReplaceTheWaiterOfASymptom) {
+  auto store = triage_text("a.log",
+                           "[rank3]: torch.distributed.DistBackendError: [3] is setting up NCCL communicator and "
+                           "retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') "
+                           "got error: Socket Timeout\n");
+  EXPECT_EQ(store.verdict.culprit.ranks, (std::vector<int>{0}));
+  auto barrier = triage_text("a.log", "RuntimeError: [Rank 0]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms\n");
+  EXPECT_EQ(barrier.verdict.klass, "timeout-hang");
+  EXPECT_EQ(barrier.verdict.culprit.ranks, (std::vector<int>{1, 3}));
+  auto peer = triage_text("a.log",
+                          "RuntimeError: Rank 2 successfully reached monitoredBarrier, but received errors while "
+                          "waiting for send/recv from rank 0. Please check rank 0 logs for faulty rank.\n");
+  EXPECT_EQ(peer.verdict.culprit.ranks, (std::vector<int>{0}));
+}
+
+TEST(TriageCulprits, PeerHostLosesItsPort) {
+  auto r = triage_text("a.log",
+                       "node1:100:200 [0] misc/socket.cc:484 NCCL WARN socketProgress: Connection closed by remote "
+                       "peer node2<52342>\n");
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"node2"}));
+}
+
+// What a node without InfiniBand prints during a healthy init.
+const char* kNoIbNode =
+    "node2:999:1010 [3] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.\n"
+    "node2:999:1010 [3] NCCL INFO Failed to open libibverbs.so[.1]\n"
+    "node2:999:1010 [3] NCCL INFO NET/IB : No device found.\n"
+    "node2:999:1010 [3] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.2<0>\n"
+    "node2:999:1010 [3] NCCL INFO Using network Socket\n"
+    "node2:999:1010 [3] NCCL INFO comm 0x55d0 rank 3 nranks 4 cudaDev 3 nvmlDev 3 busId 81000 commId 0x1 - Init COMPLETE\n";
+
+TEST(TriageObservations, NoIbOnANodeWithoutIbIsNotAFailure) {
+  auto r = triage_text("a.log", kNoIbNode);
+  EXPECT_EQ(r.verdict.klass, "none") << r.verdict.id;
+  ASSERT_FALSE(r.findings.empty());  // still reported, as observations
+  for (const auto& f : r.findings) EXPECT_EQ(f.severity, core::Severity::info) << f.id;
+}
+
+TEST(TriageObservations, SocketsOverIpoibWithoutVerbsIsTheFallback) {
+  std::string log = kNoIbNode;
+  log.replace(log.find("eth0:10.0.0.2"), 13, "ib0:192.168.1.2");
+  auto r = triage_text("a.log", log);
+  EXPECT_EQ(r.verdict.id, "triage.socket-fallback-on-ib");
+  EXPECT_EQ(r.verdict.klass, "network-ib");
+  EXPECT_NE(r.verdict.summary.find("libibverbs"), std::string::npos) << r.verdict.summary;
+}
+
+TEST(TriageObservations, AFailureStillWinsOverAHigherScoredObservation) {
+  std::string log = std::string(kNoIbNode) +
+                    "node2:999:1010 [3] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+                    "[rank3]:[E1104 10:22:33.123456789 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective "
+                    "operation timeout: WorkNCCL(SeqNum=7, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, "
+                    "Timeout(ms)=600000) ran for 600011 milliseconds before timing out.\n";
+  EXPECT_EQ(triage_text("a.log", log).verdict.klass, "timeout-hang");
+}
+
+}  // namespace
+}  // namespace ncdx::analyze
