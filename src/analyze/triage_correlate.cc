@@ -90,16 +90,18 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
 
 // NCCL before 2.12 has no ncclRemoteError: a peer process that exits shows up on the others as
 // ncclSystemError, and PyTorch's hint says "It can be also caused by unexpected exit of a remote
-// peer" (nccl_facts.md §4.4). With that version named on the line, the failure is the peer
-// leaving the job (a desynchronised run), not the local socket layer.
-void refine_old_system_error(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig) {
-  if (sig.id != "nccl.result.system-error" || !h.earliest) return;
+// peer" (nccl_facts.md §4.4). With that version named on the line and the job tearing down over
+// failed or timed-out collectives, the failure is the peer leaving the job (a desynchronised run),
+// not the local socket layer; without that evidence it stays a system (socket) error.
+void refine_old_system_error(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig,
+                             bool timeouts_seen) {
+  if (sig.id != "nccl.result.system-error" || !h.earliest || !timeouts_seen) return;
   auto it = h.earliest->fields.find("nccl_version");
   if (it == h.earliest->fields.end()) return;
-  auto v = core::Version::parse(it->second);
+  auto v = core::Version::parse(core::canonical_nccl_version(it->second));
   if (!v || *v >= core::V("2.12.0")) return;
   sf.finding.klass = "timeout-hang";
-  sf.finding.summary += " NCCL " + it->second +
+  sf.finding.summary += " NCCL " + v->str() +
                         " predates ncclRemoteError (2.12), so this is also how it reports a peer that exited: "
                         "the other ranks had left the job (a rank-conditional step after the others finished).";
 }
@@ -124,6 +126,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   // Signature findings; the earliest error-or-worse hit gets a small bonus: the first failure
   // usually explains what follows it.
   std::vector<ScoredFinding> all;
+  bool timeouts_seen = false;
+  for (const auto& h : scan.hits) timeouts_seen |= sigs.all()[h.sig].klass == "timeout-hang";
   const TriageEvent* earliest_error = nullptr;
   std::size_t earliest_idx = 0;
   for (std::size_t i = 0; i < scan.hits.size(); ++i) {
@@ -136,7 +140,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       earliest_idx = all.size();
     }
     all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
-    refine_old_system_error(all.back(), h, sig);
+    refine_old_system_error(all.back(), h, sig, timeouts_seen);
   }
   if (earliest_error) all[earliest_idx].score += 5;
 

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstring>
 
+#include "core/semver.h"
+
 namespace ncdx::analyze {
 namespace {
 
@@ -44,7 +46,7 @@ void parse_version(std::string_view msg, ProcessFacts& proc) {
   auto v = word_after(msg, "NCCL version ");
   if (v.empty() || !std::isdigit(static_cast<unsigned char>(v[0]))) return;
   auto plus = v.find('+');
-  proc.nccl_version = std::string(v.substr(0, plus));
+  proc.nccl_version = core::canonical_nccl_version(v.substr(0, plus));
   if (plus != std::string_view::npos) proc.nccl_cuda = std::string(v.substr(plus + 1));
 }
 

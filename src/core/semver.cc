@@ -43,4 +43,12 @@ Version V(std::string_view s) {
   return *v;
 }
 
+std::string canonical_nccl_version(std::string_view printed) {
+  auto v = Version::parse(printed);
+  if (!v || v->major < 20 || v->parts != 3 || v->minor > 9 || v->patch > 99) return std::string(printed);
+  const int code = v->major * 1000 + v->minor * 100 + v->patch;  // undo PyTorch's old decoding
+  return std::to_string(code / 10000) + "." + std::to_string(code % 10000 / 100) + "." + std::to_string(code % 100) +
+         v->suffix;
+}
+
 }  // namespace ncdx::core

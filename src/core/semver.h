@@ -32,4 +32,10 @@ struct Version {
 // Convenience for tables: Version::parse that must succeed (a literal in our own code/data).
 Version V(std::string_view s);
 
+// An NCCL version as printed, made canonical. NCCL 2.9 changed NCCL_VERSION_CODE from
+// major*1000+minor*100+patch to major*10000+minor*100+patch; PyTorch <= 1.10 still decodes it the
+// old way and prints 2.10.3 (code 21003) as "21.0.3". Such a version (major >= 20) is re-decoded;
+// anything else is returned as given.
+std::string canonical_nccl_version(std::string_view printed);
+
 }  // namespace ncdx::core

@@ -140,6 +140,25 @@ TEST(TriageCulprits, PeerHostLosesItsPort) {
   EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"node2"}));
 }
 
+TEST(TriageVersions, OldTorchSpellingOfTheSameNcclIsNoSkew) {
+  auto r = triage_text("a.log",
+                       "node1:10:10 [0] NCCL INFO NCCL version 2.10.3+cuda11.3\n"
+                       "node2:20:20 [0] NCCL INFO NCCL version 2.10.3+cuda11.3\n"
+                       "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:825, unhandled system "
+                       "error, NCCL version 21.0.3\n");
+  for (const auto& f : r.findings) EXPECT_NE(f.id, "triage.version-skew");
+  EXPECT_NE(r.verdict.id, "triage.version-skew");
+}
+
+TEST(TriageVersions, OldNcclSystemErrorIsAPeerExitOnlyWhenTheJobTimedOut) {
+  const std::string err = "RuntimeError: NCCL error: unhandled system error, NCCL version 2.7.8\n";
+  EXPECT_EQ(triage_text("a.log", err).verdict.klass, "network-socket");
+  auto torn = triage_text("a.log", "ProcessGroupNCCL.cpp:325] Some NCCL operations have failed or timed out. Due to "
+                                   "the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+                                   "corrupted/incomplete data.\n" + err);
+  EXPECT_EQ(torn.verdict.klass, "timeout-hang");
+}
+
 // What a node without InfiniBand prints during a healthy init.
 const char* kNoIbNode =
     "node2:999:1010 [3] NCCL INFO NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.\n"
