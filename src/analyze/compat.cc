@@ -23,10 +23,6 @@ const YAML::Node& table() {
 
 std::string s(const YAML::Node& n, const char* k) { return n[k] ? n[k].as<std::string>() : std::string(); }
 
-std::optional<Version> ver(const std::optional<std::string>& v) {
-  return v ? Version::parse(*v) : std::nullopt;
-}
-
 // "12.4.127" -> "12.4"; "2.6.0+cu124" -> "12.4" (torch's local version tag).
 std::optional<std::string> cuda_of_torch(const std::string& torch) {
   static const std::regex re(R"(\+cu(\d+)(\d)$)");

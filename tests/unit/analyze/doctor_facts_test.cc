@@ -81,7 +81,7 @@ TEST(DoctorFacts, EmptyInventoryRunsEveryCheckWithoutCrash) {
   EXPECT_EQ(out.size(), analyze::doctor_checks().size());
   EXPECT_EQ(analyze::exit_code_for(out), 0);  // nothing known: everything SKIP or PASS
   for (const auto& o : out)
-    if (o.result.status == analyze::CheckStatus::skip) EXPECT_FALSE(o.result.evidence.empty()) << o.def->id << " skips without a reason";
+    if (o.result.status == analyze::CheckStatus::skip) { EXPECT_FALSE(o.result.evidence.empty()) << o.def->id << " skips without a reason"; }
 }
 
 TEST(DoctorFacts, XidTable) {

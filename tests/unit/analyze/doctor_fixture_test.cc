@@ -239,7 +239,7 @@ TEST(DoctorFixture, LiveMachineRunsAndValidates) {
   EXPECT_TRUE(errors.empty()) << errors.front();
   if (run.inventory.pci_gpus.empty() && run.inventory.nvml.source.state != "ok")
     for (const auto& o : run.outcomes)
-      if (std::string(o.def->category) == "gpu") EXPECT_EQ(o.result.status, analyze::CheckStatus::skip) << o.def->id;
+      if (std::string(o.def->category) == "gpu") { EXPECT_EQ(o.result.status, analyze::CheckStatus::skip) << o.def->id; }
 }
 
 TEST(DoctorFixture, CliReportDirSaveAndFrom) {

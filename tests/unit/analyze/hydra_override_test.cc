@@ -66,6 +66,6 @@ TEST(HydraOverride, BadSyntaxIsBadInput) {
                         "k=${a", "grp/x=1", "k=\"a\"b", "a b=1"}) {
     auto o = parse_override(s);
     EXPECT_FALSE(o.ok()) << s;
-    if (!o.ok()) EXPECT_EQ(o.status().code(), ncdx::core::Exit::bad_input) << s;
+    if (!o.ok()) { EXPECT_EQ(o.status().code(), ncdx::core::Exit::bad_input) << s; }
   }
 }

@@ -91,7 +91,7 @@ TEST(Signatures, MatchReportsInIdOrderOncePerSignature) {
   std::set<std::size_t> seen;
   for (std::size_t k = 0; k < out.size(); ++k) {
     EXPECT_TRUE(seen.insert(out[k].index).second);
-    if (k) EXPECT_LT(out[k - 1].index, out[k].index);
+    if (k) { EXPECT_LT(out[k - 1].index, out[k].index); }
   }
 }
 

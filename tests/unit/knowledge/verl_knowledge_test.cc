@@ -33,7 +33,7 @@ TEST(VerlSchema, LoadsAndAnswersPerVersion) {
   std::set<std::string> seen;
   for (const auto& k : sc.keys()) {
     EXPECT_TRUE(seen.insert(k.key).second) << k.key;
-    if (!k.renamed_to.empty()) EXPECT_NE(sc.find(k.renamed_to), nullptr) << k.renamed_to;
+    if (!k.renamed_to.empty()) { EXPECT_NE(sc.find(k.renamed_to), nullptr) << k.renamed_to; }
   }
 }
 

@@ -83,8 +83,8 @@ TEST(Calibration, ModelAgreesWithRealNcclTestsVerdicts) {
     std::printf("%-32s measured %8.2f GB/s  expected %7.2f  %5.0f%%  %s  (record: %s)\n", id.c_str(), *m.value,
                 *m.expected, *m.pct_of_expected, to_string(m.status), label.c_str());
     EXPECT_EQ(m.status, it->second.want) << id;
-    if (label.rfind("good", 0) == 0) EXPECT_EQ(m.status, Status::pass) << id;
-    if (label.rfind("bad", 0) == 0) EXPECT_NE(m.status, Status::pass) << id;
+    if (label.rfind("good", 0) == 0) { EXPECT_EQ(m.status, Status::pass) << id; }
+    if (label.rfind("bad", 0) == 0) { EXPECT_NE(m.status, Status::pass) << id; }
     ++judged;
   }
   EXPECT_EQ(judged, static_cast<int>(cases.size()));

@@ -27,7 +27,7 @@ TEST(GpuHardware, CopiesAndAllReduceOrCleanSkip) {
   }
   for (const auto& m : r.measurements) {
     EXPECT_NE(m.status, Status::fail) << m.id << ": " << m.detail;
-    if (m.status != Status::skip) EXPECT_GT(*m.value, 0) << m.id;
+    if (m.status != Status::skip) { EXPECT_GT(*m.value, 0) << m.id; }
   }
   auto n = measure_nccl_allreduce(nullptr, {{std::size_t{1} << 20, std::size_t{64} << 20}, 2, 5});
   for (const auto& m : n) EXPECT_NE(m.status, Status::fail) << m.id << ": " << m.detail;

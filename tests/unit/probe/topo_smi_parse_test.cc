@@ -117,7 +117,7 @@ TEST(SmiTopo, ErrorsNameTheLine) {
   auto bad = [](const char* t) {
     auto r = parse_smi_topo(t, "in");
     EXPECT_FALSE(r.ok()) << t;
-    if (!r.ok()) EXPECT_EQ(r.status().code(), core::Exit::bad_input);
+    if (!r.ok()) { EXPECT_EQ(r.status().code(), core::Exit::bad_input); }
     return r.ok() ? std::string() : r.status().message();
   };
   EXPECT_NE(bad("\tGPU0\tGPU1\nGPU0\t X \tNV2\n").find("GPU1 is missing"), std::string::npos);
