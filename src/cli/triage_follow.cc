@@ -38,7 +38,8 @@ int run_triage_follow(const std::vector<std::string>& paths, double idle_seconds
     scanner.feed(it->second, l.line_number, l.text, &fresh);
     for (const auto& ev : fresh) {
       const auto& sig = sigs.all()[ev.sig];
-      if (!alerted.insert(sig.id).second) continue;
+      // Observations (a node without IB, a benign warning) go into the final report, not an alert.
+      if (sig.severity < core::Severity::warn || !alerted.insert(sig.id).second) continue;
       core::Finding f;
       f.id = sig.id;
       f.klass = sig.klass;

@@ -30,3 +30,6 @@ ncdx_triage_golden(unknown-example 66 ARGS triage --example no-such-incident)
 ncdx_triage_golden(fr-hang-rank2 2 ARGS triage --fr ../fr/hang_rank2)
 ncdx_triage_golden(fr-autodetect-with-logs 2 JSON ARGS triage --json ../fr/hang_rank2 scenarios/missing-collective)
 ncdx_triage_golden(fr-malicious 65 ARGS triage --fr ../fr/malicious/build.pkl)
+# --follow on files that do not grow: one alert per failure signature as it is read (observations
+# such as "NET/IB : No device found" are not alerted), then the final verdict after --idle.
+ncdx_triage_golden(follow-idle 2 ARGS triage --follow --idle 1 follow/rank0.log)
