@@ -53,31 +53,21 @@ TEST_P(CorpusCase, ClassMatchesLabel) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusCase, ::testing::Range<std::size_t>(0, load_corpus().size()),
-                         [](const auto& info) {
-                           std::string n = corpus()[info.param].id;
-                           for (auto& ch : n)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return ncdx::testing::param_name(corpus()[info.param].id); });
 
 // Prints the confusion matrix (label → verdict) for the issue note, and holds the overall bar.
 TEST(Corpus, ConfusionMatrix) {
-  std::map<std::string, std::map<std::string, int>> m;
-  int right = 0;
+  ncdx::testing::Confusion m;
+  std::size_t right = 0;
   for (const auto& c : corpus()) {
     auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
     ++m[c.label][r.verdict.klass];
     right += r.verdict.klass == c.label;
   }
-  std::printf("corpus accuracy: %d/%zu\n", right, corpus().size());
-  for (const auto& [label, row] : m) {
-    std::printf("  %-18s", label.c_str());
-    for (const auto& [got, n] : row) std::printf(" %s:%d", got.c_str(), n);
-    std::printf("\n");
-  }
+  ncdx::testing::print_confusion("corpus", m, right, corpus().size());
   ASSERT_FALSE(corpus().empty());
   // The bar: every case but the known misses (each explained above).
-  EXPECT_GE(right, static_cast<int>(corpus().size() - kKnownMisses.size())) << "corpus accuracy regressed";
+  EXPECT_GE(right, corpus().size() - kKnownMisses.size()) << "corpus accuracy regressed";
 }
 
 }  // namespace

@@ -47,12 +47,7 @@ TEST_P(LineBankCase, ClassMatches) {
 }
 
 INSTANTIATE_TEST_SUITE_P(LineBank, LineBankCase, ::testing::Range<std::size_t>(0, load_bank().size()),
-                         [](const auto& info) {
-                           std::string n = bank()[info.param].id;
-                           for (auto& ch : n)
-                             if (!isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return n;
-                         });
+                         [](const auto& info) { return ncdx::testing::param_name(bank()[info.param].id); });
 
 // The bank itself is well formed: unique ids, known classes, a source for each, every class
 // represented (a bank without benign cases could not catch false alarms).
@@ -73,19 +68,14 @@ TEST(LineBank, WellFormed) {
 
 // Prints the confusion matrix (expected → verdict) and the misses, for the issue note.
 TEST(LineBank, ConfusionMatrix) {
-  std::map<std::string, std::map<std::string, int>> m;
+  ncdx::testing::Confusion m;
   std::vector<std::string> misses;
   for (const auto& c : bank()) {
     auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
     ++m[c.klass][r.verdict.klass];
     if (r.verdict.klass != c.klass) misses.push_back(c.id + " (" + c.klass + " → " + r.verdict.klass + ")");
   }
-  std::printf("line bank accuracy: %zu/%zu\n", bank().size() - misses.size(), bank().size());
-  for (const auto& [want, row] : m) {
-    std::printf("  %-18s", want.c_str());
-    for (const auto& [got, n] : row) std::printf(" %s:%d", got.c_str(), n);
-    std::printf("\n");
-  }
+  ncdx::testing::print_confusion("line bank", m, bank().size() - misses.size(), bank().size());
   for (const auto& s : misses) std::printf("  miss: %s\n", s.c_str());
   ASSERT_FALSE(bank().empty());
   EXPECT_TRUE(misses.empty());

@@ -1,5 +1,8 @@
 #pragma once
 // Runs the triage pipeline in-process, the way `ncdx triage` does, for tests.
+#include <cctype>
+#include <cstdio>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -37,6 +40,24 @@ inline analyze::TriageResult triage_text(const std::string& name, const std::str
     s.feed(f, ++n, line);
   }
   return analyze::correlate(s.finish(), signatures(), opts);
+}
+
+// A case id as a gtest parameter name ("nccl-241" -> "nccl_241").
+inline std::string param_name(std::string id) {
+  for (auto& ch : id)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return id;
+}
+
+// Expected class -> verdict class -> count, printed for the issue notes.
+using Confusion = std::map<std::string, std::map<std::string, int>>;
+inline void print_confusion(const char* what, const Confusion& m, std::size_t right, std::size_t total) {
+  std::printf("%s accuracy: %zu/%zu\n", what, right, total);
+  for (const auto& [want, row] : m) {
+    std::printf("  %-18s", want.c_str());
+    for (const auto& [got, n] : row) std::printf(" %s:%d", got.c_str(), n);
+    std::printf("\n");
+  }
 }
 
 }  // namespace ncdx::testing
