@@ -1,4 +1,5 @@
-// libFuzzer target: Flight Recorder pickle bytes → safe unpickler → typed model → analysis.
+// libFuzzer target: Flight Recorder pickle bytes → safe decoder → typed model (the path
+// `ncdx triage --fr` takes) → analysis; and the same bytes → JSON (`unpickle`, read_fr_raw).
 // Any input must end in a value or a bad_input Status: no crash, no hang, no unbounded memory.
 #include <cstddef>
 #include <cstdint>
@@ -13,10 +14,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view in(reinterpret_cast<const char*>(data), size);
   PickleLimits lim;
   lim.max_values = 200000;  // keep each run small; the limits themselves are under test
+  lim.max_items = 400000;
   lim.max_output = 400000;
-  auto j = unpickle(in, "fuzz", lim);
-  if (!j) return 0;
-  auto d = parse_fr_dump(*j, "fuzz", 0, "pickle");
+  (void)unpickle(in, "fuzz", lim);
+  auto doc = decode_pickle(in, "fuzz", lim);
+  if (!doc) return 0;
+  auto d = parse_fr_pickle(*doc, "fuzz", 0, size % 2 == 0, lim.max_output);
   if (!d) return 0;
   FrDump dump;
   dump.source = "fuzz";
@@ -26,5 +29,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   auto a = analyze_fr(dump);
   (void)format_fr_summary(a);
   (void)to_json(a).dump();
+  (void)to_json(dump).dump();
   return 0;
 }

@@ -1,125 +1,23 @@
-// The typed Flight Recorder model: raw dump JSON → FrRankDump, and back to JSON for reports.
-// Field types follow abi.md §6.3; the JSON variant's stringified pg_status numbers and 0-for-unset
-// times are read as what they mean. A field of the wrong type is dropped with a warning.
-#include <cmath>
+// The typed Flight Recorder model: a decoded dump → FrRankDump (the rules are in
+// fr_model_build.h, shared by the JSON and pickle forms), and back to JSON for reports.
+#include <map>
 
-#include "analyze/fr_reader.h"
+#include "analyze/fr_model_build.h"
+#include "analyze/fr_model_view.h"
 #include "core/json.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
-namespace {
 
 using nlohmann::json;
 
-constexpr std::size_t kMaxWarnings = 20;
+namespace frmodel {
 
-class Fields {
- public:
-  Fields(FrRankDump& d) : d_(d) {}  // NOLINT
-  void warn(const std::string& w) {
-    if (++count_ <= kMaxWarnings) d_.warnings.push_back(d_.file + ": " + w);
-    else if (count_ == kMaxWarnings + 1) d_.warnings.push_back(d_.file + ": more field warnings omitted");
-  }
-  const json* find(const json& o, const char* key) {
-    auto it = o.find(key);
-    if (it == o.end() || it->is_null()) return nullptr;
-    return &*it;
-  }
-  std::optional<long long> integer(const json& o, const char* key, const std::string& ctx) {
-    const json* v = find(o, key);
-    if (!v) return std::nullopt;
-    if (v->is_number_integer()) {
-      if (v->is_number_unsigned() && v->get<unsigned long long>() > 0x7fffffffffffffffull) {
-        warn(ctx + key + " is out of range");
-        return std::nullopt;
-      }
-      return v->get<long long>();
-    }
-    if (v->is_number_float()) {
-      double x = v->get<double>();
-      if (std::isfinite(x) && x == std::floor(x) && std::fabs(x) < 9e18) return static_cast<long long>(x);
-    }
-    if (v->is_string())  // the JSON variant writes pg_status numbers as strings
-      if (auto x = core::parse_int(v->get<std::string>())) return x;
-    warn(ctx + key + " is not an integer");
-    return std::nullopt;
-  }
-  std::optional<std::string> text(const json& o, const char* key, const std::string& ctx) {
-    const json* v = find(o, key);
-    if (!v) return std::nullopt;
-    if (v->is_string()) return v->get<std::string>();
-    if (v->is_number_integer()) return v->dump();  // thread_id has been seen as a number too
-    warn(ctx + key + " is not a string");
-    return std::nullopt;
-  }
-  std::optional<bool> boolean(const json& o, const char* key, const std::string& ctx) {
-    const json* v = find(o, key);
-    if (!v) return std::nullopt;
-    if (v->is_boolean()) return v->get<bool>();
-    warn(ctx + key + " is not a bool");
-    return std::nullopt;
-  }
-  std::optional<double> real(const json& o, const char* key, const std::string& ctx) {
-    const json* v = find(o, key);
-    if (!v) return std::nullopt;
-    if (v->is_number()) return v->get<double>();
-    warn(ctx + key + " is not a number");
-    return std::nullopt;
-  }
-  std::optional<std::vector<std::vector<long long>>> shapes(const json& o, const char* key,
-                                                            const std::string& ctx) {
-    const json* v = find(o, key);
-    if (!v) return std::nullopt;
-    std::vector<std::vector<long long>> out;
-    bool ok = v->is_array();
-    for (std::size_t i = 0; ok && i < v->size(); ++i) {
-      const json& s = (*v)[i];
-      ok = s.is_array();
-      std::vector<long long> dims;
-      for (std::size_t k = 0; ok && k < s.size(); ++k) {
-        ok = s[k].is_number_integer();
-        if (ok) dims.push_back(s[k].get<long long>());
-      }
-      out.push_back(std::move(dims));
-    }
-    if (!ok) {
-      warn(ctx + key + " is not a list of shapes");
-      return std::nullopt;
-    }
-    return out;
-  }
-  std::optional<std::vector<std::string>> strings(const json& o, const char* key, const std::string& ctx) {
-    const json* v = find(o, key);
-    if (!v) return std::nullopt;
-    std::vector<std::string> out;
-    bool ok = v->is_array();
-    for (std::size_t i = 0; ok && i < v->size(); ++i) {
-      ok = (*v)[i].is_string();
-      if (ok) out.push_back((*v)[i].get<std::string>());
-    }
-    if (!ok) {
-      warn(ctx + key + " is not a list of strings");
-      return std::nullopt;
-    }
-    return out;
-  }
-
- private:
-  FrRankDump& d_;
-  std::size_t count_ = 0;
-};
-
-std::optional<std::vector<int>> parse_ranks(const json& v) {
-  json list = v;
-  if (v.is_string()) {
-    auto p = core::parse_json(v.get<std::string>(), "ranks");
-    if (!p) return std::nullopt;
-    list = *p;
-  }
-  if (!list.is_array()) return std::nullopt;
+std::optional<std::vector<int>> parse_ranks_text(std::string_view text) {
+  auto p = core::parse_json(text, "ranks");
+  if (!p || !p->is_array()) return std::nullopt;
   std::vector<int> out;
-  for (const auto& r : list) {
+  for (const auto& r : *p) {
     if (!r.is_number_integer()) return std::nullopt;
     long long x = r.get<long long>();
     if (x < 0 || x > 0x7fffffff) return std::nullopt;
@@ -141,64 +39,21 @@ void check_version(FrRankDump& d) {
                          " is not one ncdx knows (2.3-2.10); read best-effort");
 }
 
-FrEntry parse_entry(const json& e, std::size_t index, bool json_form, Fields& f) {
-  FrEntry x;
-  x.index = index;
-  std::string ctx = "entries[" + std::to_string(index) + "].";
-  x.record_id = f.integer(e, "record_id", ctx);
-  x.pg_id = f.integer(e, "pg_id", ctx);
-  if (const json* pg = f.find(e, "process_group")) {
-    if (pg->is_array() && pg->size() == 2 && (*pg)[0].is_string() && (*pg)[1].is_string()) {
-      x.pg_name = (*pg)[0].get<std::string>();
-      x.pg_desc = (*pg)[1].get<std::string>();
-    } else {
-      f.warn(ctx + "process_group is not a (name, desc) pair");
-    }
+// The checks quote the stacks of pending entries and of each group's newest entry only.
+std::vector<bool> frames_to_keep(const FrRankDump& d) {
+  std::map<std::string, std::size_t> newest;  // group → index of its newest entry
+  for (std::size_t i = 0; i < d.entries.size(); ++i) {
+    const FrEntry& e = d.entries[i];
+    std::string g = e.pg_name.value_or("");
+    auto it = newest.find(g);
+    if (it == newest.end() || e.record_id.value_or(-1) >= d.entries[it->second].record_id.value_or(-1)) newest[g] = i;
   }
-  x.collective_seq_id = f.integer(e, "collective_seq_id", ctx);
-  x.p2p_seq_id = f.integer(e, "p2p_seq_id", ctx);
-  x.op_id = f.integer(e, "op_id", ctx);
-  x.profiling_name = f.text(e, "profiling_name", ctx);
-  x.time_created_ns = f.integer(e, "time_created_ns", ctx);
-  x.time_discovered_started_ns = f.integer(e, "time_discovered_started_ns", ctx);
-  x.time_discovered_completed_ns = f.integer(e, "time_discovered_completed_ns", ctx);
-  if (json_form) {  // dump_json writes 0 for "not yet"
-    if (x.time_discovered_started_ns == 0) x.time_discovered_started_ns.reset();
-    if (x.time_discovered_completed_ns == 0) x.time_discovered_completed_ns.reset();
-  }
-  x.duration_ms = f.real(e, "duration_ms", ctx);
-  x.input_sizes = f.shapes(e, "input_sizes", ctx);
-  x.output_sizes = f.shapes(e, "output_sizes", ctx);
-  x.input_dtypes = f.strings(e, "input_dtypes", ctx);
-  x.output_dtypes = f.strings(e, "output_dtypes", ctx);
-  x.state = f.text(e, "state", ctx);
-  if (x.state && *x.state != "scheduled" && *x.state != "started" && *x.state != "completed")
-    f.warn(ctx + "state '" + *x.state + "' is not scheduled/started/completed");
-  x.timeout_ms = f.integer(e, "timeout_ms", ctx);
-  x.is_p2p = f.boolean(e, "is_p2p", ctx);
-  x.retired = f.boolean(e, "retired", ctx);
-  x.thread_name = f.text(e, "thread_name", ctx);
-  x.thread_id = f.text(e, "thread_id", ctx);
-  if (const json* fr = f.find(e, "frames")) {
-    if (fr->is_array()) {
-      std::vector<FrFrame> frames;
-      for (const auto& one : *fr) {
-        if (!one.is_object()) continue;
-        FrFrame fm;
-        fm.name = f.text(one, "name", ctx + "frames.").value_or("");
-        fm.filename = f.text(one, "filename", ctx + "frames.").value_or("");
-        fm.line = f.integer(one, "line", ctx + "frames.");
-        frames.push_back(std::move(fm));
-      }
-      x.frames = std::move(frames);
-    } else {
-      f.warn(ctx + "frames is not a list");
-    }
-  }
-  return x;
+  std::vector<bool> keep(d.entries.size(), false);
+  for (const auto& [g, i] : newest) keep[i] = true;
+  return keep;
 }
 
-}  // namespace
+}  // namespace frmodel
 
 std::string FrEntry::op() const {
   if (!profiling_name) return "";
@@ -209,67 +64,31 @@ std::string FrEntry::op() const {
   return std::string(s.substr(0, space));
 }
 
-core::Result<FrRankDump> parse_fr_dump(const json& raw, const std::string& file, std::optional<int> rank,
-                                       std::string format) {
-  if (!raw.is_object())
-    return core::Status::bad_input(file + ": expected a Flight Recorder dump (a dict), found a " +
-                                   std::string(raw.type_name()));
-  if (!raw.contains("version") && !raw.contains("pg_config") && !raw.contains("entries") &&
-      !raw.contains("pg_status"))
-    return core::Status::bad_input(file + ": not a Flight Recorder dump (no version, pg_config, "
-                                          "pg_status or entries key)");
+namespace {
+
+template <class V>
+core::Result<FrRankDump> build(const V& root, const std::string& file, std::optional<int> rank, std::string format,
+                               bool keep_all_frames, std::size_t budget, std::size_t id_space) {
   FrRankDump d;
   d.file = file;
   d.rank = rank;
   d.format = std::move(format);
-  bool json_form = d.format == "json";
-  Fields f(d);
-  d.version = f.text(raw, "version", "");
-  d.comm_lib_version = f.text(raw, "comm_lib_version", "");
-  check_version(d);
-  if (const json* cfg = f.find(raw, "pg_config")) {
-    if (!cfg->is_object()) return core::Status::bad_input(file + ": pg_config is not a dict");
-    for (const auto& [key, v] : cfg->items()) {
-      FrPgConfig c;
-      c.key = key;
-      if (v.is_object()) {
-        c.name = f.text(v, "name", "pg_config." + key + ".");
-        c.desc = f.text(v, "desc", "pg_config." + key + ".");
-        if (auto r = v.find("ranks"); r != v.end() && !r->is_null()) {
-          c.ranks = parse_ranks(*r);
-          if (!c.ranks) f.warn("pg_config." + key + ".ranks is not a list of ranks");
-        }
-      }
-      d.pg_config.push_back(std::move(c));
-    }
-  }
-  if (const json* st = f.find(raw, "pg_status")) {
-    if (!st->is_object()) return core::Status::bad_input(file + ": pg_status is not a dict");
-    for (const auto& [key, v] : st->items()) {
-      FrPgStatus s;
-      s.pg_id = key;
-      if (v.is_object()) {
-        std::string ctx = "pg_status." + key + ".";
-        s.last_enqueued = f.integer(v, "last_enqueued_collective", ctx);
-        s.last_started = f.integer(v, "last_started_collective", ctx);
-        s.last_completed = f.integer(v, "last_completed_collective", ctx);
-      }
-      d.pg_status.push_back(std::move(s));
-    }
-  }
-  if (const json* es = f.find(raw, "entries")) {
-    if (!es->is_array()) return core::Status::bad_input(file + ": entries is not a list");
-    d.has_entries = true;
-    d.entries.reserve(es->size());
-    for (std::size_t i = 0; i < es->size(); ++i) {
-      if (!(*es)[i].is_object()) {
-        f.warn("entries[" + std::to_string(i) + "] is not a dict; skipped");
-        continue;
-      }
-      d.entries.push_back(parse_entry((*es)[i], i, json_form, f));
-    }
-  }
+  frmodel::Builder<V> b(d, keep_all_frames, budget, id_space);
+  if (core::Status st = b.build(root); !st) return st;
   return d;
+}
+
+}  // namespace
+
+core::Result<FrRankDump> parse_fr_dump(const json& raw, const std::string& file, std::optional<int> rank,
+                                       std::string format, bool keep_all_frames) {
+  return build(frview::JsonView(&raw), file, rank, std::move(format), keep_all_frames, SIZE_MAX, 0);
+}
+
+core::Result<FrRankDump> parse_fr_pickle(const PickleDoc& doc, const std::string& file, std::optional<int> rank,
+                                         bool keep_all_frames, std::size_t max_output) {
+  return build(frview::PickleView(&doc, doc.root()), file, rank, "pickle", keep_all_frames, max_output,
+               doc.value_count());
 }
 
 json to_json(const FrEntry& e) {

@@ -80,34 +80,20 @@ bool sniff_dump(const std::string& path) {
   return head && (looks_like_pickle(*head) || looks_like_json_dump(*head));
 }
 
-core::Result<nlohmann::json> decode(std::string_view bytes, const std::string& file, std::string& format) {
+enum class Form { json, pickle };
+
+// Pickle or JSON by content; any opcode goes to the unpickler, so a code-carrying pickle is
+// refused by name and offset.
+core::Result<Form> sniff(std::string_view bytes, const std::string& file) {
   if (looks_like_json_dump(bytes)) {
-    format = "json";
     if (!json_depth_ok(bytes, 256)) return Status::bad_input(file + ": JSON nested deeper than 256 levels");
-    return core::parse_json(bytes, file);
+    return Form::json;
   }
-  // Any opcode goes to the unpickler, so a code-carrying pickle is refused by name and offset.
-  if (looks_like_pickle(bytes) || (!bytes.empty() && pickle_ops::op_info(static_cast<unsigned char>(bytes[0])).name)) {
-    format = "pickle";
-    return unpickle(bytes, file);
-  }
+  if (looks_like_pickle(bytes) || (!bytes.empty() && pickle_ops::op_info(static_cast<unsigned char>(bytes[0])).name))
+    return Form::pickle;
   if (bytes.empty()) return Status::bad_input(file + ": empty file, expected a Flight Recorder dump");
   return Status::bad_input(file + ": byte 0: expected a Flight Recorder dump (a pickle starting with "
                                   "0x80 or a JSON object), found " + hex_byte(static_cast<unsigned char>(bytes[0])));
-}
-
-void drop_completed_frames(FrRankDump& d) {
-  std::map<std::string, std::size_t> newest;  // group → index of its newest entry
-  for (std::size_t i = 0; i < d.entries.size(); ++i) {
-    const FrEntry& e = d.entries[i];
-    std::string g = e.pg_name.value_or("");
-    auto it = newest.find(g);
-    if (it == newest.end() || e.record_id.value_or(-1) >= d.entries[it->second].record_id.value_or(-1)) newest[g] = i;
-  }
-  std::vector<bool> keep(d.entries.size(), false);
-  for (const auto& [g, i] : newest) keep[i] = true;
-  for (std::size_t i = 0; i < d.entries.size(); ++i)
-    if (d.entries[i].completed() && !keep[i] && d.entries[i].frames) d.entries[i].frames = std::vector<FrFrame>{};
 }
 
 struct Candidate {
@@ -158,18 +144,28 @@ std::optional<int> rank_from_name(std::string_view name) {
   return std::stoi(std::string(name.substr(begin)));
 }
 
-core::Result<FrRankDump> parse_fr_bytes(std::string_view bytes, const std::string& file, std::optional<int> rank) {
-  std::string format;
-  auto raw = decode(bytes, file, format);
-  if (!raw) return raw.status();
-  return parse_fr_dump(*raw, file, rank, format);
+core::Result<FrRankDump> parse_fr_bytes(std::string_view bytes, const std::string& file, std::optional<int> rank,
+                                        bool keep_all_frames) {
+  auto form = sniff(bytes, file);
+  if (!form) return form.status();
+  if (*form == Form::json) {
+    auto raw = core::parse_json(bytes, file);
+    if (!raw) return raw.status();
+    return parse_fr_dump(*raw, file, rank, "json", keep_all_frames);
+  }
+  // The pickle straight into the model: no JSON tree in between.
+  PickleLimits limits;
+  auto doc = decode_pickle(bytes, file, limits);
+  if (!doc) return doc.status();
+  return parse_fr_pickle(*doc, file, rank, keep_all_frames, limits.max_output);
 }
 
 core::Result<nlohmann::json> read_fr_raw(const std::string& file, const FrReadLimits& limits) {
   auto bytes = read_file(file, limits.max_file_bytes);
   if (!bytes) return bytes.status();
-  std::string format;
-  return decode(*bytes, file, format);
+  auto form = sniff(*bytes, file);
+  if (!form) return form.status();
+  return *form == Form::json ? core::parse_json(*bytes, file) : unpickle(*bytes, file);
 }
 
 core::Result<FrDump> read_fr_path(const std::string& path, const FrReadLimits& limits) {
@@ -210,13 +206,13 @@ core::Result<FrDump> read_fr_path(const std::string& path, const FrReadLimits& l
   }
   for (const auto& c : files) {
     auto bytes = read_file(c.path, limits.max_file_bytes);
-    core::Result<FrRankDump> d = bytes ? parse_fr_bytes(*bytes, c.path, c.rank) : core::Result<FrRankDump>(bytes.status());
+    core::Result<FrRankDump> d = bytes ? parse_fr_bytes(*bytes, c.path, c.rank, limits.keep_all_frames)
+                                       : core::Result<FrRankDump>(bytes.status());
     if (!d) {
       if (!limits.skip_bad_files || files.size() == 1) return d.status();
       out.warnings.push_back("skipped " + d.status().message());
       continue;
     }
-    if (!limits.keep_all_frames) drop_completed_frames(*d);
     out.ranks.push_back(std::move(*d));
   }
   if (out.ranks.empty()) return Status::bad_input(path + ": no readable Flight Recorder dump");

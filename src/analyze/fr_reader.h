@@ -92,12 +92,18 @@ core::Result<FrDump> read_fr_path(const std::string& path, const FrReadLimits& l
 // One dump file's raw content as JSON (pickle or JSON, by content).
 core::Result<nlohmann::json> read_fr_raw(const std::string& file, const FrReadLimits& limits = {});
 // Raw JSON (pickle-decoded or parsed) → the typed model of one rank; bad_input when it is not a
-// dump (not a dict, none of the FR keys, entries not a list).
+// dump (not a dict, none of the FR keys, entries not a list). keep_all_frames: false drops the
+// stacks of completed entries as FrReadLimits::keep_all_frames describes.
 core::Result<FrRankDump> parse_fr_dump(const nlohmann::json& raw, const std::string& file, std::optional<int> rank,
-                         std::string format);
+                                       std::string format, bool keep_all_frames = true);
+// A decoded pickle (fr_pickle_doc.h) → model, the same rules without JSON in between; reading
+// visits at most max_output values (PickleLimits) however the pickle shares references.
+class PickleDoc;
+core::Result<FrRankDump> parse_fr_pickle(const PickleDoc& doc, const std::string& file, std::optional<int> rank,
+                                         bool keep_all_frames = true, std::size_t max_output = 16'000'000);
 // Bytes → model; detects pickle vs JSON by content.
 core::Result<FrRankDump> parse_fr_bytes(std::string_view bytes, const std::string& file,
-                                        std::optional<int> rank);
+                                        std::optional<int> rank, bool keep_all_frames = true);
 // The trailing number of a file name, the FR rank convention; nullopt when there is none.
 std::optional<int> rank_from_name(std::string_view file_name);
 
