@@ -46,7 +46,7 @@ if command -v hyperfine >/dev/null; then
     -n python "$py_cmd" -n reader "$reader_cmd" -n triage "$triage_cmd" >&2
   read -r tp up tr ur tt ut < <(python3 -c 'import json,sys
 r=json.load(open(sys.argv[1]))["results"]
-print(" ".join(f"{x[\"mean\"]} {x[\"user\"]}" for x in r))' "$out/fr_hyperfine.json")
+print(" ".join("%s %s" % (x["mean"], x["user"]) for x in r))' "$out/fr_hyperfine.json")
 else
   timed() {  # wall and user seconds of one run
     /usr/bin/time -f '%e %U' -o "$out/fr_time.txt" bash -c "$1 >/dev/null 2>&1" || true

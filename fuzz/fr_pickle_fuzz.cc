@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)unpickle(in, "fuzz", lim);
   auto doc = decode_pickle(in, "fuzz", lim);
   if (!doc) return 0;
-  auto d = parse_fr_pickle(*doc, "fuzz", 0, size % 2 == 0, lim.max_output);
+  auto d = parse_fr_doc(*doc, "fuzz", 0, "pickle", size % 2 == 0, lim.max_output);
   if (!d) return 0;
   FrDump dump;
   dump.source = "fuzz";

@@ -85,9 +85,10 @@ core::Result<FrRankDump> parse_fr_dump(const json& raw, const std::string& file,
   return build(frview::JsonView(&raw), file, rank, std::move(format), keep_all_frames, SIZE_MAX, 0);
 }
 
-core::Result<FrRankDump> parse_fr_pickle(const PickleDoc& doc, const std::string& file, std::optional<int> rank,
-                                         bool keep_all_frames, std::size_t max_output) {
-  return build(frview::PickleView(&doc, doc.root()), file, rank, "pickle", keep_all_frames, max_output,
+core::Result<FrRankDump> parse_fr_doc(const PickleDoc& doc, const std::string& file, std::optional<int> rank,
+                                      std::string format, bool keep_all_frames, std::size_t max_output) {
+  if (doc.root() == PickleDoc::npos) return core::Status::bad_input(file + ": nothing was decoded");
+  return build(frview::PickleView(&doc, doc.root()), file, rank, std::move(format), keep_all_frames, max_output,
                doc.value_count());
 }
 

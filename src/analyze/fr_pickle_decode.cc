@@ -29,19 +29,10 @@ bool PickleDecoder::truncated(std::size_t need) {
 }
 bool PickleDecoder::underflow() { return fail(op_at_, std::string(op_name()) + " on an empty stack"); }
 
-bool PickleDecoder::new_value(Kind k, std::uint32_t& id) {
-  if (doc_.values_.size() >= lim_.max_values)
-    return fail(op_at_, "more than " + std::to_string(lim_.max_values) + " values");
-  id = static_cast<std::uint32_t>(doc_.values_.size());
-  doc_.values_.emplace_back().kind = k;
-  return true;
+bool PickleDecoder::too_many_values() {
+  return fail(op_at_, "more than " + std::to_string(lim_.max_values) + " values");
 }
-bool PickleDecoder::push(std::uint32_t id) {
-  if (stack_.size() + marks_.size() >= lim_.max_stack)
-    return fail(op_at_, "stack deeper than " + std::to_string(lim_.max_stack));
-  stack_.push_back(id);
-  return true;
-}
+bool PickleDecoder::too_deep() { return fail(op_at_, "stack deeper than " + std::to_string(lim_.max_stack)); }
 bool PickleDecoder::push_scalar(Kind k, std::int64_t v) {
   std::uint32_t id;
   if (!new_value(k, id)) return false;
@@ -118,18 +109,15 @@ bool PickleDecoder::memo_put(std::uint64_t idx) {
   }
   return true;
 }
-bool PickleDecoder::memo_get(std::uint64_t idx) {
+bool PickleDecoder::memo_get_slow(std::uint64_t idx) {
   std::uint32_t id = PickleDoc::npos;
-  if (idx < dense_.size()) {
-    id = dense_[idx];
-  } else if (idx >= lim_.max_memo) {
+  if (idx >= lim_.max_memo) {
     auto it = sparse_.find(idx);
     if (it != sparse_.end()) id = it->second;
   }
   if (id == PickleDoc::npos) return fail(op_at_, "memo index " + std::to_string(idx) + " was never stored");
   return push(id);
 }
-
 bool PickleDecoder::pop_mark(std::size_t& m) {
   if (marks_.empty()) return fail(op_at_, std::string(op_name()) + " without a MARK");
   m = marks_.back();
@@ -165,23 +153,8 @@ bool PickleDecoder::append_items(std::uint32_t id, std::size_t from) {
   if (n == 0) return true;
   if (doc_.items_.size() + n > lim_.max_items)
     return fail(op_at_, "more than " + std::to_string(lim_.max_items) + " container items");
-  PickleDoc::Container& c = doc_.containers_[doc_.values_[id].n];
-  auto start = static_cast<std::uint32_t>(doc_.items_.size());
-  doc_.items_.insert(doc_.items_.end(), stack_.begin() + static_cast<std::ptrdiff_t>(from), stack_.end());
+  doc_.append(id, stack_.data() + from, stack_.data() + stack_.size());
   stack_.resize(from);
-  c.count += static_cast<std::uint32_t>(n);
-  if (c.last != PickleDoc::npos) {
-    PickleDoc::Segment& last = doc_.segments_[c.last];
-    if (last.start + last.len == start) {  // nothing came in between: extend the run
-      last.len += static_cast<std::uint32_t>(n);
-      return true;
-    }
-  }
-  auto seg = static_cast<std::uint32_t>(doc_.segments_.size());
-  doc_.segments_.push_back({start, static_cast<std::uint32_t>(n), PickleDoc::npos});
-  if (c.last == PickleDoc::npos) c.first = seg;
-  else doc_.segments_[c.last].next = seg;
-  c.last = seg;
   return true;
 }
 // A new container of kind k holding stack_[from, end).
@@ -194,21 +167,22 @@ bool PickleDecoder::make_from(Kind k, std::size_t from) {
   return push(id);
 }
 
-core::Result<PickleDoc> PickleDecoder::run() {
+core::Status PickleDecoder::run() {
+  doc_.reset();
   if (in_.size() > lim_.max_bytes)
     return Status::bad_input(std::string(source_) + ": pickle of " + std::to_string(in_.size()) +
                              " bytes exceeds the limit of " + std::to_string(lim_.max_bytes));
   if (in_.empty()) return Status::bad_input(std::string(source_) + ": empty file, expected a pickle");
-  // Rough sizes from the torch layout (~2.5 bytes per value) save the vectors' regrowth.
+  // Rough sizes from the torch layout (~3 bytes per value) save the vectors' regrowth.
   doc_.values_.reserve(std::min(lim_.max_values, in_.size() / 3 + 16));
   doc_.items_.reserve(std::min(lim_.max_items, in_.size() / 3 + 16));
   bool ok = loop();
-  if (!ok) return err_;
-  if (pos_ != in_.size()) {
-    fail(pos_, std::to_string(in_.size() - pos_) + " unexpected bytes after STOP");
+  if (ok && pos_ != in_.size()) ok = fail(pos_, std::to_string(in_.size() - pos_) + " unexpected bytes after STOP");
+  if (!ok) {
+    doc_.root_ = PickleDoc::npos;
     return err_;
   }
-  return std::move(doc_);
+  return Status::ok();
 }
 
 bool PickleDecoder::loop() {
@@ -424,8 +398,65 @@ bool PickleDecoder::loop() {
   }
 }
 
+void PickleDoc::reset() {
+  values_.clear();
+  containers_.clear();
+  segments_.clear();
+  items_.clear();
+  owned_.clear();
+  big_.clear();
+  chunk_ = 0;
+  chunk_used_ = chunks_.empty() ? kChunk : 0;
+  root_ = npos;
+}
+
+void PickleDoc::append(std::uint32_t id, const std::uint32_t* first, const std::uint32_t* last) {
+  auto n = static_cast<std::uint32_t>(last - first);
+  Container& c = containers_[values_[id].n];
+  auto start = static_cast<std::uint32_t>(items_.size());
+  items_.insert(items_.end(), first, last);
+  c.count += n;
+  if (c.last != npos && segments_[c.last].start + segments_[c.last].len == start) {
+    segments_[c.last].len += n;  // nothing came in between: extend the run
+    return;
+  }
+  auto seg = static_cast<std::uint32_t>(segments_.size());
+  segments_.push_back({start, n, npos});
+  if (c.last == npos) c.first = seg;
+  else segments_[c.last].next = seg;
+  c.last = seg;
+}
+
+const char* PickleDoc::store(std::string_view s) {
+  if (s.empty()) return "";
+  if (s.size() > kChunk / 4) {
+    big_.push_back(std::make_unique<char[]>(s.size()));
+    std::memcpy(big_.back().get(), s.data(), s.size());
+    return big_.back().get();
+  }
+  if (kChunk - chunk_used_ < s.size()) {
+    if (!chunks_.empty() && chunk_ + 1 < chunks_.size()) ++chunk_;
+    else {
+      chunks_.push_back(std::make_unique<char[]>(kChunk));
+      chunk_ = chunks_.size() - 1;
+    }
+    chunk_used_ = 0;
+  }
+  char* at = chunks_[chunk_].get() + chunk_used_;
+  if (!s.empty()) std::memcpy(at, s.data(), s.size());
+  chunk_used_ += s.size();
+  return at;
+}
+
+core::Status decode_pickle_into(PickleDoc& doc, std::string_view data, std::string_view source,
+                                const PickleLimits& limits) {
+  return PickleDecoder(doc, data, source, limits).run();
+}
+
 core::Result<PickleDoc> decode_pickle(std::string_view data, std::string_view source, const PickleLimits& limits) {
-  return PickleDecoder(data, source, limits).run();
+  PickleDoc doc;
+  if (core::Status st = decode_pickle_into(doc, data, source, limits); !st) return st;
+  return doc;
 }
 
 bool looks_like_pickle(std::string_view d) {

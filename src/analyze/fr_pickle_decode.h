@@ -14,9 +14,10 @@ namespace ncdx::analyze {
 
 class PickleDecoder {
  public:
-  PickleDecoder(std::string_view in, std::string_view source, const PickleLimits& lim)
-      : in_(in), source_(source), lim_(lim) {}
-  core::Result<PickleDoc> run();
+  // Fills `doc`, reusing its buffers (a reader of many dumps keeps one document).
+  PickleDecoder(PickleDoc& doc, std::string_view in, std::string_view source, const PickleLimits& lim)
+      : in_(in), source_(source), lim_(lim), doc_(doc) {}
+  core::Status run();
 
  private:
   using Kind = PickleDoc::Kind;
@@ -34,8 +35,28 @@ class PickleDecoder {
   }
   std::size_t floor() const { return marks_.empty() ? 0 : marks_.back(); }
 
-  bool new_value(Kind k, std::uint32_t& id);
-  bool push(std::uint32_t id);
+  // The per-opcode helpers are inline; their failures are out of line.
+  bool new_value(Kind k, std::uint32_t& id) {
+    if (doc_.values_.size() >= lim_.max_values) [[unlikely]]
+      return too_many_values();
+    id = static_cast<std::uint32_t>(doc_.values_.size());
+    doc_.values_.emplace_back().kind = k;
+    return true;
+  }
+  bool push(std::uint32_t id) {
+    if (stack_.size() + marks_.size() >= lim_.max_stack) [[unlikely]]
+      return too_deep();
+    stack_.push_back(id);
+    return true;
+  }
+  bool memo_get(std::uint64_t idx) {
+    if (idx < dense_.size() && dense_[idx] != PickleDoc::npos) [[likely]]
+      return push(dense_[idx]);
+    return memo_get_slow(idx);
+  }
+  bool too_many_values();
+  bool too_deep();
+  bool memo_get_slow(std::uint64_t idx);
   bool push_scalar(Kind k, std::int64_t v);
   bool push_int(__int128 v);
   bool push_real(double d);
@@ -43,7 +64,6 @@ class PickleDecoder {
   bool push_container(Kind k);
   bool read_sized(std::size_t width, bool is_signed, std::string_view& payload);
   bool memo_put(std::uint64_t idx);
-  bool memo_get(std::uint64_t idx);
   bool pop_mark(std::size_t& m);
   bool container_at(std::size_t idx, Kind want, const char* what, std::uint32_t& id);
   bool check_keys(std::size_t from, std::size_t to);
@@ -55,7 +75,7 @@ class PickleDecoder {
   std::string_view source_;
   const PickleLimits& lim_;
   std::size_t pos_ = 0, op_at_ = 0;
-  PickleDoc doc_;
+  PickleDoc& doc_;
   std::vector<std::uint32_t> stack_;
   std::vector<std::size_t> marks_;
   // The memo: dense below max_memo (pickle indices count up from 0), a map for any index above.

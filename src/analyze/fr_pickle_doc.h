@@ -83,11 +83,34 @@ class PickleDoc {
 
  private:
   friend class PickleDecoder;
+  friend class JsonDocBuilder;
+  // Empties the document, keeping its buffers for the next one.
+  void reset();
+  std::uint32_t add(Kind k) {
+    values_.emplace_back().kind = k;
+    return static_cast<std::uint32_t>(values_.size() - 1);
+  }
+  std::uint32_t add_container(Kind k, std::size_t offset) {
+    std::uint32_t id = add(k);
+    values_[id].n = static_cast<std::uint32_t>(containers_.size());
+    containers_.emplace_back().offset = offset;
+    return id;
+  }
+  // Appends items [first, last) to container `id` as one run.
+  void append(std::uint32_t id, const std::uint32_t* first, const std::uint32_t* last);
+  // A copy of `s` that lives as long as the document's current contents.
+  const char* store(std::string_view s);
+
   std::vector<Value> values_;
   std::vector<Container> containers_;
   std::vector<Segment> segments_;
   std::vector<std::uint32_t> items_;
   std::vector<std::unique_ptr<std::string>> owned_;  // decoded protocol 0 text
+  // Text that is not in the input (JSON strings, unescaped): 1 MiB chunks, kept across reset().
+  static constexpr std::size_t kChunk = 1u << 20;
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  std::size_t chunk_ = 0, chunk_used_ = kChunk;
+  std::vector<std::unique_ptr<char[]>> big_;  // strings larger than a quarter chunk
   std::uint32_t root_ = npos;
 };
 
@@ -95,6 +118,16 @@ class PickleDoc {
 // ("nccl_trace_rank_3: byte 17: ...").
 core::Result<PickleDoc> decode_pickle(std::string_view data, std::string_view source,
                                       const PickleLimits& limits = {});
+// The same into an existing document, whose buffers are reused (one per reader of many dumps);
+// on failure the document is empty.
+core::Status decode_pickle_into(PickleDoc& doc, std::string_view data, std::string_view source,
+                                const PickleLimits& limits = {});
+
+// A JSON text (the dump_json form) into the same kind of document, so one model builder reads
+// both forms without a JSON tree in between: objects become dicts, arrays lists, strings are
+// copied (unescaped) into the document. A malformed text is bad input naming the byte, worded as
+// core::parse_json words it.
+core::Status decode_json_into(PickleDoc& doc, std::string_view text, std::string_view source);
 
 // True when the bytes look like a pickle (PROTO 2-5, or a protocol 0/1 opening opcode that a
 // data dump can start with). Used to sniff dump files by content.

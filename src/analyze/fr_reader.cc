@@ -53,7 +53,8 @@ std::string_view skip_space(std::string_view s) {
 
 bool looks_like_json_dump(std::string_view s) { return !skip_space(s).empty() && skip_space(s)[0] == '{'; }
 
-core::Result<std::string> read_file(const std::string& path, std::size_t max_bytes, std::size_t prefix = 0) {
+// Into `data`, whose capacity is reused from file to file.
+Status read_file_into(const std::string& path, std::size_t max_bytes, std::size_t prefix, std::string& data) {
   std::error_code ec;
   auto st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return Status::not_found(path + ": no such file");
@@ -66,12 +67,17 @@ core::Result<std::string> read_file(const std::string& path, std::size_t max_byt
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::not_found(path + ": cannot open");
   std::size_t want = prefix ? prefix : max_bytes + 1;
-  std::string data;
   data.resize(std::min<std::size_t>(want, ec ? want : static_cast<std::size_t>(size)));
   in.read(data.data(), static_cast<std::streamsize>(data.size()));
   data.resize(static_cast<std::size_t>(in.gcount()));
   if (in.bad()) return Status::bad_input(path + ": read error");
   if (!prefix && data.size() > max_bytes) return Status::bad_input(path + ": exceeds the dump size limit");
+  return Status::ok();
+}
+
+core::Result<std::string> read_file(const std::string& path, std::size_t max_bytes, std::size_t prefix = 0) {
+  std::string data;
+  if (Status st = read_file_into(path, max_bytes, prefix, data); !st) return st;
   return data;
 }
 
@@ -144,20 +150,29 @@ std::optional<int> rank_from_name(std::string_view name) {
   return std::stoi(std::string(name.substr(begin)));
 }
 
-core::Result<FrRankDump> parse_fr_bytes(std::string_view bytes, const std::string& file, std::optional<int> rank,
-                                        bool keep_all_frames) {
+namespace {
+
+// `scratch` holds the decoded pickle; reusing it across files saves re-faulting its pages.
+core::Result<FrRankDump> parse_bytes(std::string_view bytes, const std::string& file, std::optional<int> rank,
+                                     bool keep_all_frames, PickleDoc& scratch) {
   auto form = sniff(bytes, file);
   if (!form) return form.status();
+  // Either form straight into the model: no JSON tree in between.
   if (*form == Form::json) {
-    auto raw = core::parse_json(bytes, file);
-    if (!raw) return raw.status();
-    return parse_fr_dump(*raw, file, rank, "json", keep_all_frames);
+    if (Status st = decode_json_into(scratch, bytes, file); !st) return st;
+    return parse_fr_doc(scratch, file, rank, "json", keep_all_frames, SIZE_MAX);  // no shared references
   }
-  // The pickle straight into the model: no JSON tree in between.
   PickleLimits limits;
-  auto doc = decode_pickle(bytes, file, limits);
-  if (!doc) return doc.status();
-  return parse_fr_pickle(*doc, file, rank, keep_all_frames, limits.max_output);
+  if (Status st = decode_pickle_into(scratch, bytes, file, limits); !st) return st;
+  return parse_fr_doc(scratch, file, rank, "pickle", keep_all_frames, limits.max_output);
+}
+
+}  // namespace
+
+core::Result<FrRankDump> parse_fr_bytes(std::string_view bytes, const std::string& file, std::optional<int> rank,
+                                        bool keep_all_frames) {
+  PickleDoc doc;
+  return parse_bytes(bytes, file, rank, keep_all_frames, doc);
 }
 
 core::Result<nlohmann::json> read_fr_raw(const std::string& file, const FrReadLimits& limits) {
@@ -204,10 +219,12 @@ core::Result<FrDump> read_fr_path(const std::string& path, const FrReadLimits& l
                                       "nccl_trace_rank_0, holding a pickle or JSON dump)");
     files = choose(std::move(all), out.warnings);
   }
+  std::string bytes;
+  PickleDoc doc;
   for (const auto& c : files) {
-    auto bytes = read_file(c.path, limits.max_file_bytes);
-    core::Result<FrRankDump> d = bytes ? parse_fr_bytes(*bytes, c.path, c.rank, limits.keep_all_frames)
-                                       : core::Result<FrRankDump>(bytes.status());
+    Status read = read_file_into(c.path, limits.max_file_bytes, 0, bytes);
+    core::Result<FrRankDump> d = read ? parse_bytes(bytes, c.path, c.rank, limits.keep_all_frames, doc)
+                                      : core::Result<FrRankDump>(read);
     if (!d) {
       if (!limits.skip_bad_files || files.size() == 1) return d.status();
       out.warnings.push_back("skipped " + d.status().message());

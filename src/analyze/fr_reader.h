@@ -96,11 +96,13 @@ core::Result<nlohmann::json> read_fr_raw(const std::string& file, const FrReadLi
 // stacks of completed entries as FrReadLimits::keep_all_frames describes.
 core::Result<FrRankDump> parse_fr_dump(const nlohmann::json& raw, const std::string& file, std::optional<int> rank,
                                        std::string format, bool keep_all_frames = true);
-// A decoded pickle (fr_pickle_doc.h) → model, the same rules without JSON in between; reading
-// visits at most max_output values (PickleLimits) however the pickle shares references.
+// A decoded pickle or JSON text (fr_pickle_doc.h: decode_pickle, decode_json_into) → model, the
+// same rules without a JSON tree in between; `format` is "pickle" or "json". Reading visits at
+// most max_output values (PickleLimits) however a pickle shares references.
 class PickleDoc;
-core::Result<FrRankDump> parse_fr_pickle(const PickleDoc& doc, const std::string& file, std::optional<int> rank,
-                                         bool keep_all_frames = true, std::size_t max_output = 16'000'000);
+core::Result<FrRankDump> parse_fr_doc(const PickleDoc& doc, const std::string& file, std::optional<int> rank,
+                                      std::string format, bool keep_all_frames = true,
+                                      std::size_t max_output = 16'000'000);
 // Bytes → model; detects pickle vs JSON by content.
 core::Result<FrRankDump> parse_fr_bytes(std::string_view bytes, const std::string& file,
                                         std::optional<int> rank, bool keep_all_frames = true);
