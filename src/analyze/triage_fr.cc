@@ -24,8 +24,10 @@ std::string take_fr_inputs(std::vector<InputFile>& files) {
   for (auto& f : files) {
     auto name = std::filesystem::path(f.path).filename().string();
     if (name.rfind("nccl_trace_rank_", 0) == 0) {
-      if (where.empty()) where = std::filesystem::path(f.path).parent_path().string();
-      if (where.empty()) where = ".";
+      if (where.empty()) {
+        std::filesystem::path dir = std::filesystem::path(f.path).parent_path();
+        where = dir.empty() ? std::filesystem::path(".").string() : dir.string();
+      }
     } else {
       logs.push_back(std::move(f));
     }
