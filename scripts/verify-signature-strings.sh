@@ -20,9 +20,9 @@ case "$scratch/" in "$repo"/*) echo "$0: SCRATCH_DIR must be outside the reposit
 
 NCCL_CU11=(2.13.4)
 NCCL_CU12=(2.18.1 2.21.5 2.23.4 2.26.2 2.28.9 2.32.3)
-TORCH=(2.5.1 2.15.0)
+TORCH=(1.13.1 2.3.1 2.5.1 2.15.0)
 CUDART=12.9.79
-PYPKGS=(vllm==0.33.0 sglang==0.5.23 ray==2.60.0 deepspeed==0.19.8 accelerate==1.15.0 verl==0.9.1)
+PYPKGS=(vllm==0.33.0 sglang==0.5.23 ray==2.60.0 deepspeed==0.19.8 accelerate==1.15.0 verl==0.9.1 megatron-core==0.16.1)
 
 mkdir -p "$scratch/whl" "$scratch/str" "$scratch/pysrc"
 fetch() { # fetch DIST==VER -> path of the wheel/sdist
@@ -43,7 +43,7 @@ for v in "${NCCL_CU12[@]}"; do libstrings "$(fetch nvidia-nccl-cu12==$v)" "$scra
 libstrings "$(fetch nvidia-cuda-runtime-cu12==$CUDART)" "$scratch/str/cudart-$CUDART.txt" '*libcudart.so*'
 for v in "${TORCH[@]}"; do
   w=$(fetch torch==$v)
-  libstrings "$w" "$scratch/str/torch-$v.txt" 'torch/lib/libtorch_cuda.so' 'torch/lib/libtorch_cpu.so' \
+  libstrings "$w" "$scratch/str/torch-$v.txt" 'torch/lib/libtorch_cuda.so' 'torch/lib/libtorch_cuda_cpp.so' 'torch/lib/libtorch_cuda_cu.so' 'torch/lib/libtorch_cpu.so' \
     'torch/lib/libtorch_python.so' 'torch/lib/libc10.so' 'torch/lib/libc10_cuda.so'
   [[ -d $scratch/pysrc/torchpy-$v ]] || unzip -q -o -d "$scratch/pysrc/torchpy-$v" "$w" 'torch/*.py' >&2
 done
@@ -67,10 +67,10 @@ rows = [l.rstrip("\n").split("\t") for l in open(f"{repo}/scripts/signature-sour
 def vkey(v): return [int(x) for x in re.findall(r"\d+", v)]
 corpora = {}  # artefact -> {version: [lines]} (a .py tree and a binary of one release merge)
 for f in glob.glob(f"{scratch}/str/*.txt"):
-    art, ver = os.path.basename(f)[:-4].split("-", 1)
+    art, ver = os.path.basename(f)[:-4].rsplit("-", 1)
     corpora.setdefault(art, {}).setdefault(ver, []).extend(open(f, errors="replace").read().splitlines())
 for d in glob.glob(f"{scratch}/pysrc/*"):
-    art, ver = os.path.basename(d).split("-", 1)
+    art, ver = os.path.basename(d).rsplit("-", 1)
     lines = []
     for py in glob.glob(f"{d}/**/*.py", recursive=True):
         lines += open(py, errors="replace").read().splitlines()
