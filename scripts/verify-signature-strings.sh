@@ -111,7 +111,10 @@ for r in rows:
     status = "corrected" if correction and not added else "verified"
     counts[status] += 1
     vers = [v for v, _ in found]
-    span = vers[0] if len(vers) == 1 else f"{vers[0]}–{vers[-1]}"
+    allv = [v for v, _ in corpora[art]]
+    i = allv.index(vers[0])
+    contiguous = allv[i:i + len(vers)] == vers
+    span = vers[0] if len(vers) == 1 else (f"{vers[0]}–{vers[-1]}" if contiguous else "/".join(vers))
     variants = []
     for _, hits in found:
         for h in hits:
