@@ -50,6 +50,9 @@ done
 # Ray's OOM / worker-death texts live in its C++ binaries, not in its .py files.
 ray=$(printf '%s\n' "${PYPKGS[@]}" | sed -n 's/^ray==//p')
 libstrings "$(fetch ray==$ray)" "$scratch/str/ray-$ray.txt" 'ray/core/src/ray/raylet/raylet' 'ray/_raylet.so'
+# vLLM's cumem allocator error is printed by its C++ extension.
+vllm=$(printf '%s\n' "${PYPKGS[@]}" | sed -n 's/^vllm==//p')
+libstrings "$(fetch vllm==$vllm)" "$scratch/str/vllm-$vllm.txt" 'vllm/cumem_allocator*.so'
 for p in "${PYPKGS[@]}"; do
   name=${p%%==*}; v=${p##*==}; d="$scratch/pysrc/$name-$v"
   [[ -d $d ]] && continue
