@@ -116,14 +116,16 @@ std::string squeeze(std::string_view s, std::size_t max = 200) {
 }
 
 // "Channel 00/08 :    0   3   2   1 ..." (2.7+) or "Ring 00 :    0   1 ..." (older): one ring's order.
-void parse_ring_order(std::string_view msg, TopologyFacts& topo) {
+// False when the line is not one (it then goes through signature matching like any other).
+bool parse_ring_order(std::string_view msg, TopologyFacts& topo) {
   auto c = int_after(msg, msg[0] == 'C' ? "Channel " : "Ring ");
   auto colon = msg.find(" : ");
-  if (!c || colon == std::string_view::npos || topo.rings.size() >= kMaxRings) return;
+  if (!c || colon == std::string_view::npos) return false;
   auto order = msg.substr(colon + 3);
   // Rank numbers only (2.23+ cuts long orders with "..."); anything else is another line, or a cut one.
-  if (order.find_first_not_of("0123456789 .") != std::string_view::npos) return;
-  topo.rings.try_emplace(static_cast<int>(*c), squeeze(order));
+  if (order.find_first_not_of("0123456789 .") != std::string_view::npos) return false;
+  if (topo.rings.size() < kMaxRings) topo.rings.try_emplace(static_cast<int>(*c), squeeze(order));
+  return true;
 }
 
 // "Trees [0] 5/-1/-1->1->2|2->1->5/-1/-1 [1] ...": keep channel 0, keyed by the rank in its middle.
@@ -203,10 +205,7 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
       parse_transport(msg, topo);
       return FactKind::fixed_format;  // "Channel %02d/%d : %d[%d] -> %d[%d] via ...", before 2.7 "Ring %02d : ..."
     }
-    if (!has(msg, "->") && has(msg, " : ")) {
-      parse_ring_order(msg, topo);
-      return FactKind::fixed_format;  // "Channel %02d/%02d :  %d %d ..." (ranks only)
-    }
+    if (parse_ring_order(msg, topo)) return FactKind::fixed_format;  // "Channel %02d/%02d :  %d %d ..." (ranks only)
   }
   if (msg.substr(0, 7) == "Trees [") {
     parse_trees(msg, topo);

@@ -93,6 +93,7 @@ TEST(TriageFacts, RingOrderTreesAndOldTransportLines) {
   EXPECT_EQ(t.trees.at(7), "-1/-1/-1->7->6");
   EXPECT_EQ(t.peer_transports.at({3, 8}), "NET/AWS");
   collect_facts("Channel 02/0 : 6[0] -", p, t);  // a line cut short (truncated archive) is no ring
+  EXPECT_NE(collect_facts("Channel 03 : setup failed", p, t), FactKind::fixed_format);  // still matched
   EXPECT_EQ(t.rings.size(), 2u);
 }
 
