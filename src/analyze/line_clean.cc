@@ -125,12 +125,17 @@ bool needs_cleaning(std::string_view line) {
 #if defined(__SSE2__)
   const __m128i esc = _mm_set1_epi8(0x1b), amp = _mm_set1_epi8('&'), caret = _mm_set1_epi8('^'),
                 cr = _mm_set1_epi8('\r');
-  for (; i + 16 <= n; i += 16) {
-    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + i));
+  auto block = [&](std::size_t at) {
+    __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + at));
     __m128i hit = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, esc), _mm_cmpeq_epi8(v, amp)),
                                _mm_or_si128(_mm_cmpeq_epi8(v, caret), _mm_cmpeq_epi8(v, cr)));
     // movemask of v itself is the high bit of every byte: a non-ASCII one.
-    if (_mm_movemask_epi8(_mm_or_si128(hit, v)) != 0) return true;
+    return _mm_movemask_epi8(_mm_or_si128(hit, v)) != 0;
+  };
+  if (n >= 16) {
+    for (; i + 16 <= n; i += 16)
+      if (block(i)) return true;
+    return i < n && block(n - 16);  // the tail, as one block overlapping the last
   }
 #endif
   unsigned acc = 0;
@@ -177,22 +182,25 @@ std::string_view clean_line(std::string_view line, std::string& buf) {
 }
 
 bool is_placeholder(std::string_view v) {
-  if (v.empty() || v.front() == '*') return true;
+  if (v.empty()) return true;
+  const char f = v.front();
+  // Hot path (every NCCL line's host): a real name starts with a letter or digit that no
+  // placeholder below starts with.
+  if (!may_be_placeholder(f)) return false;
+  if (f == '*') return true;
   // "<hostname>", "[REDACTED]", "{ip}": a bracketed word (an IPv6 "[fe80::1]" is not one).
-  if ((v.front() == '<' && v.back() == '>') || (v.front() == '[' && v.back() == ']') || (v.front() == '{' && v.back() == '}')) {
+  if ((f == '<' && v.back() == '>') || (f == '[' && v.back() == ']') || (f == '{' && v.back() == '}')) {
     bool word = v.size() > 2;
     for (char c : v.substr(1, v.size() - 2)) word = word && (scan::is_alpha(c) || c == '_' || c == '-' || c == ' ');
-    if (word) return true;
+    return word;
   }
-  // Every letter an x/X and digits absent: "xxx.xxx.xxx.xxx", "XXXX", "x.x.x.x".
-  bool any_x = false, only_x = true;
-  for (char c : v) {
-    if (c == 'x' || c == 'X') any_x = true;
-    else if (c != '.' && c != '-' && c != ':') only_x = false;
+  if (f == 'x' || f == 'X') {  // "xxx.xxx.xxx.xxx", "XXXX", "x.x.x.x"
+    for (char c : v)
+      if (c != 'x' && c != 'X' && c != '.' && c != '-' && c != ':') return false;
+    return true;
   }
-  if (any_x && only_x) return true;
-  static constexpr std::string_view kWords[] = {"PRIVATE_IP", "REDACTED", "HOSTNAME", "HOST", "IP", "IP_ADDRESS",
-                                                "MASKED",     "hidden",   "hostname", "redacted"};
+  static constexpr std::string_view kWords[] = {"PRIVATE_IP", "REDACTED", "HOSTNAME", "HOST",   "IP",
+                                                "IP_ADDRESS", "MASKED",   "hidden",   "hostname", "redacted"};
   for (auto w : kWords)
     if (v == w) return true;
   return false;

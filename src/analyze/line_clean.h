@@ -36,5 +36,13 @@ void split_redraws(std::string_view line, F&& f) {
 // A redacted or placeholder value ("<hostname>", "PRIVATE_IP", "xxx.xxx.xxx.xxx", "***",
 // "[REDACTED]", "<IP>"): never reported as a host.
 bool is_placeholder(std::string_view v);
+// False when no placeholder starts with `f` (the hot-path check before is_placeholder()).
+inline bool may_be_placeholder(char f) {
+  switch (f) {
+    case '*': case '<': case '[': case '{': case 'x': case 'X': case 'P': case 'R': case 'H': case 'I': case 'M':
+    case 'h': case 'r': return true;
+    default: return false;
+  }
+}
 
 }  // namespace ncdx::analyze

@@ -121,7 +121,7 @@ bool nccl_line(Cursor& c, State& st) {
   if (!t.num(pid) || !t.eat(':') || !t.num(tid) || !t.eat(' ')) return false;
   if (!nccl_tail(t, st, true)) return false;
   // NCCL's host is the machine's name: it wins over a Ray ip (unless the paste redacted it).
-  if (!is_placeholder(host)) st.out.host.emplace(host);
+  if (!may_be_placeholder(host.front()) || !is_placeholder(host)) st.out.host.emplace(host);
   if (!st.out.pid) st.out.pid = pid;
   st.out.tid = tid;
   c = t;
@@ -405,6 +405,14 @@ bool syslog_layer(Cursor& c, State& st) {
   return true;
 }
 
+// Python logging's "- LEVEL - " / "- name - LEVEL - " (after its asctime).
+bool dash_layer(Cursor& c, State& st) {
+  pylog::Parsed py;
+  if (!pylog::dash_level(c, py)) return false;
+  st.python(py);
+  return true;
+}
+
 // determined's "fa88a9df [rank=1] || " (after its timestamp): an 8-hex container id.
 bool hex_id_layer(Cursor& c) {
   if (c.peek(8) != ' ' || c.peek(9) != '[') return false;
@@ -431,11 +439,11 @@ LinePrefix parse_prefix(std::string_view line) {
     const std::size_t before = c.i;
     const char a = c.peek();
     bool ok = false, collector = false;
-    pylog::Parsed py;
-    if (a == '-' && pylog::dash_level(c, py)) {  // before "- " is taken for a bullet
-      st.python(py);
+    if (a == '-' && dash_layer(c, st)) {  // "- LEVEL - " before "- " is taken for a bullet
       ok = true;
-    } else if (paste::skip_decoration(c)) {
+    } else if ((a == ' ' || a == '\t' || a == '>' || a == '-' || a == '+' || a == '*' || a == '`' || a == '~' ||
+                a == '[' || a == '\xE2') &&
+               paste::skip_decoration(c)) {
       if (a == ' ' || a == '\t') indent_from = before;
       else indent_from = std::string_view::npos;
       if (outer) body = c.i;
@@ -466,6 +474,7 @@ LinePrefix parse_prefix(std::string_view line) {
           ok = collector = true;
         }
       }
+      pylog::Parsed py;
       if (!ok && a >= 'A' && a <= 'Z') {
         if (pylog::level_first(c, py) || pylog::colon_level(c, py) ||
             (!out.time_text.empty() && pylog::bare_level(c, py))) {
@@ -525,8 +534,14 @@ LinePrefix parse_prefix(std::string_view line) {
     c.i = indent_from;
     body = std::min(body, indent_from);
   }
-  out.message = paste::trim_end(c.rest());
-  if (out.message.empty()) out.message = c.rest();  // a blank line stays as it was
+  out.message = c.rest();
+  if (!out.message.empty()) {
+    const char z = out.message.back();
+    if (z == ' ' || z == '\t' || z == '*' || z == '`' || z == ']' || z == 'm') {
+      std::string_view m = paste::trim_end(out.message);
+      if (!m.empty()) out.message = m;  // a blank line stays as it was
+    }
+  }
   const std::size_t end = c.i + out.message.size();
   out.text = line.substr(body, end - body);
   return out;

@@ -99,24 +99,32 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
     return;
   }
   // Pasted and scraped logs: escape sequences, entities, odd spaces; '\r' redraws (tqdm) make one
-  // stored line of several that a terminal showed. Plain lines skip this after one cheap pass.
-  if (needs_cleaning(line)) {
+  // stored line of several that a terminal showed. NCCL INFO lines (most of a debug log) are
+  // taken as NCCL printed them: their prefix parsed, nothing pasted sits before it.
+  LinePrefix p = parse_prefix(line);
+  const bool info = p.nccl && p.level == LineLevel::info;  // only its prefix is checked
+  const std::size_t head = info && !p.message.empty() ? static_cast<std::size_t>(p.message.data() - line.data()) : line.size();
+  if (needs_cleaning(line.substr(0, head))) {
     std::string_view clean = clean_line(line, clean_);
     if (clean.find('\r') != std::string_view::npos) {
-      split_redraws(clean, [&](std::string_view piece) { feed_line(file, lineno, piece, new_events); });
+      split_redraws(clean, [&](std::string_view piece) {
+        LinePrefix q = parse_prefix(piece);
+        feed_line(file, lineno, piece, q, new_events);
+      });
       return;
     }
+    p = parse_prefix(clean);
     line = clean;
   }
-  feed_line(file, lineno, line, new_events);
+  feed_line(file, lineno, line, p, new_events);
 }
 
 namespace {
 // A line none of whose prefixes was recognised (a traceback line, a wrapped piece, a message's
 // continuation).
 bool bare(const LinePrefix& p) {
-  return !p.rank && !p.local_rank && !p.cuda_dev && !p.pid && !p.host && !p.epoch && !p.clock &&
-         p.time_text.empty() && p.level == LineLevel::unknown && !p.nccl && p.source.empty();
+  return !p.nccl && !p.rank && !p.local_rank && !p.cuda_dev && !p.pid && !p.host && !p.epoch && !p.clock &&
+         p.time_text.empty() && p.level == LineLevel::unknown && p.source.empty();
 }
 // A piece that continues a sentence: starts with a lowercase letter, a digit or punctuation.
 bool mid_sentence(std::string_view line) {
@@ -126,9 +134,8 @@ bool mid_sentence(std::string_view line) {
 }
 }  // namespace
 
-void Scanner::feed_line(std::size_t file, long long lineno, std::string_view line,
+void Scanner::feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
                         std::vector<TriageEvent>* new_events) {
-  LinePrefix p = parse_prefix(line);
   const auto& h = hints_[file];
   Carry& carry = carry_[file];
   const bool unprefixed = bare(p);
@@ -207,7 +214,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
 
   matches_.clear();
   sigs_.match(text, matches_, /*include_context=*/false);
-  const Who who{p.rank, p.host, p.pid, p.cuda_dev, t, p.epoch.has_value(), p.time_text};
+  auto who = [&] { return Who{p.rank, p.host, p.pid, p.cuda_dev, t, p.epoch.has_value(), p.time_text}; };
   const std::size_t own = matches_.size();
   // A line the terminal or the issue page wrapped: the signature's words are split between the
   // previous line(s) and this unprefixed one. Matches that need both are added for the first
@@ -219,17 +226,19 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     int joined_best = -1;
     for (std::size_t k = own; k < matches_.size(); ++k)
       joined_best = std::max(joined_best, sigs_.all()[matches_[k].index].priority);
-    emit_matches(file, lineno, line, who, proc, 0, own, new_events, joined_best);
+    emit_matches(file, lineno, line, who(), proc, 0, own, new_events, joined_best);
     if (own < matches_.size())
       emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events);
   }
   if (wrapped && carry.wrap_pieces < kMaxWrapPieces && carry.wrap_text.size() <= kMaxWrapBytes) {
     ++carry.wrap_pieces;  // the chains already hold this piece
+  } else if (text.size() < kMinWrappedLine) {  // too short to have been cut by a wrap
+    carry.wrap_last = 0;
+    return;
   } else {
     carry.wrap_line = lineno;
-    carry.wrap_text.assign(text);
-    carry.wrap_cat.assign(text);
-    carry.wrap_who = who;
+    carry.wrap_text.assign(text);  // (the hard-wrap chain is copied from it when a piece follows)
+    carry.wrap_who = who();
     carry.wrap_sigs.clear();
     carry.wrap_pieces = 1;
   }
@@ -248,6 +257,7 @@ void Scanner::match_wrapped(Carry& carry, std::string_view text) {
       if (m.index == sig) return true;
     return std::find(carry.wrap_sigs.begin(), carry.wrap_sigs.end(), sig) != carry.wrap_sigs.end();
   };
+  if (carry.wrap_pieces == 1) carry.wrap_cat.assign(carry.wrap_text);
   carry.wrap_text.append(" ").append(text);
   carry.wrap_cat.append(text);
   int best = -1;

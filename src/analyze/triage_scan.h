@@ -71,7 +71,8 @@ class Scanner {
   static constexpr int kMaxWrapPieces = 4;            // a message wrapped onto at most 4 lines
   static constexpr std::size_t kMaxWrapBytes = 1024;
 
-  void feed_line(std::size_t file, long long lineno, std::string_view line, std::vector<TriageEvent>* new_events);
+  void feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
+                 std::vector<TriageEvent>* new_events);
   void match_wrapped(Carry& carry, std::string_view text);
   void emit_matches(std::size_t file, long long lineno, std::string_view line, const Who& who, ProcessFacts& proc,
                     std::size_t from, std::size_t to, std::vector<TriageEvent>* new_events, int floor = -1);
