@@ -104,7 +104,7 @@ TEST(PasteArtefacts, VerdictSurvives) {
     std::printf("\n");
   }
   for (const auto& m : known) std::printf("  expected: %s\n", m.c_str());
-  for (const auto& m : culprit_note) std::printf("  culprit (wrapping, not asserted): %s\n", m.c_str());
+  for (const auto& m : culprit_note) std::printf("  culprit (identity prefix or wrapping: printed, not asserted): %s\n", m.c_str());
   for (const auto& m : class_miss) std::printf("  class: %s\n", m.c_str());
   for (const auto& m : culprit_miss) std::printf("  culprit: %s\n", m.c_str());
   EXPECT_TRUE(class_miss.empty()) << class_miss.size() << " class changes (listed above)";
