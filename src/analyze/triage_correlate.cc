@@ -193,6 +193,19 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
     out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
   }
+  // Still no culprit for a timeout: a rank the launcher says exited (torchrun's "Root Cause" rank,
+  // mpirun's failed process) and that was not itself waiting left the others behind.
+  if (out.verdict.klass == "timeout-hang" && out.verdict.culprit.ranks.empty()) {
+    std::set<int> exited;
+    for (const auto& f : all)
+      if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")
+        for (int r : f.finding.culprit.ranks) {
+          auto it = out.ranks.find(r);
+          if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+            exited.insert(r);
+        }
+    out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
+  }
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;
 }

@@ -161,6 +161,23 @@ TEST(TriageCulprits, ACascadeWithoutSuspectsNamesNoVictim) {
   for (int rank : r.verdict.culprit.ranks) EXPECT_TRUE(rank != 3 && rank != 6) << "victim " << rank << " named";
 }
 
+// torchrun names the first rank that failed; when that rank was not itself waiting in the collective
+// the others time out on, it is the suspect (it exited and left them behind).
+TEST(TriageCulprits, TheExitedRankThatWasNotWaitingIsTheSuspect) {
+  auto r = triage_text("a.log",
+                       "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/mnt/out/meta.json'\n"
+                       "[rank4]:[E ProcessGroupNCCL.cpp:563] [Rank 4] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=15007, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                       "1800104 milliseconds before timing out.\n"
+                       "[rank2]:[E ProcessGroupNCCL.cpp:563] [Rank 2] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=15007, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                       "1800111 milliseconds before timing out.\n"
+                       "Root Cause (first observed failure):\n[0]:\n  time      : 2023-11-08_14:02:17\n"
+                       "  host      : node-a\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 3310)\n");
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
+}
+
 TEST(TriageCulprits, BothRanksOnOneGpu) {
   auto r = triage_text("a.log", "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000\n");
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0, 1}));
