@@ -149,8 +149,6 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
   if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
-  for (const auto& f : all)
-    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
 
   std::stable_sort(all.begin(), all.end(), [](const ScoredFinding& a, const ScoredFinding& b) {
     if (a.score != b.score) return a.score > b.score;
@@ -162,6 +160,10 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto first_failure = std::find_if(all.begin(), all.end(),
                                     [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
   std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
+  // Looked up only now: sorting and rotating move the findings, so a pointer taken before them
+  // would name whatever finding ended up in that slot (a victim's watchdog line).
+  for (const auto& f : all)
+    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
   if (all.empty() || all.front().finding.severity < core::Severity::warn) {
     out.verdict.id = "triage.none";
     out.verdict.klass = "none";
@@ -190,6 +192,19 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       ((out.verdict.culprit.ranks.empty() && out.verdict.culprit.hosts.empty()) || only_waiters())) {
     out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
     out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
+  }
+  // Still no culprit for a timeout: a rank the launcher says exited (torchrun's "Root Cause" rank,
+  // mpirun's failed process) and that was not itself waiting left the others behind.
+  if (out.verdict.klass == "timeout-hang" && out.verdict.culprit.ranks.empty()) {
+    std::set<int> exited;
+    for (const auto& f : all)
+      if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")
+        for (int r : f.finding.culprit.ranks) {
+          auto it = out.ranks.find(r);
+          if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+            exited.insert(r);
+        }
+    out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
   }
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;

@@ -351,6 +351,62 @@ std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
   return sf;
 }
 
+// Every rank of a single-node communicator waits in the very first collective, all finished init,
+// none is behind or missing, and the only transport between them is P2P: nothing on the ranks'
+// side explains the wait, and on one node the data path is the peer-to-peer one. A P2P path the
+// driver offers but that never delivers (GeForce boards advertising unsupported P2P, IOMMU in
+// translated mode, ACS redirecting peer TLPs) hangs exactly here (NCCL troubleshooting guide:
+// ACS, IOMMU). An inference from the job's shape, scored above the bare cascade only.
+std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, ProcessFacts>& ranks,
+                                                       const TopologyFacts& topo) {
+  auto v = timeout_view(ranks);
+  if (v.reporters.size() < 2 || !v.seq || *v.seq > 3) return std::nullopt;
+  if (!v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
+      !v.odd_seq.empty() || !v.non_reporters.empty())
+    return std::nullopt;  // a rank at fault is visible: the cascade names it
+  bool p2p = false;
+  for (const auto& [t, n] : topo.transports) {
+    if (t.rfind("NET", 0) == 0 || t.rfind("CollNet", 0) == 0) return std::nullopt;  // not one node
+    p2p |= t.rfind("P2P", 0) == 0;
+  }
+  if (!p2p) return std::nullopt;
+  std::set<std::string> hosts;
+  for (const auto& [r, p] : ranks) {
+    if (p.host) hosts.insert(*p.host);
+    if (!p.init_complete) return std::nullopt;  // init not seen: the wait may be a slow start
+  }
+  if (hosts.size() != 1) return std::nullopt;
+
+  ScoredFinding sf = scored("triage.p2p-first-collective-hang", "p2p-topology", core::Severity::error,
+                            "All GPUs of one node hang in their first collective over P2P");
+  auto& f = sf.finding;
+  f.summary = "All " + std::to_string(v.reporters.size()) + " ranks on " + *hosts.begin() +
+              " finished NCCL init and then timed out together in the first collective (SeqNum " +
+              std::to_string(*v.seq) + (v.op.empty() ? "" : ", " + v.op) +
+              "); no rank is behind or missing, and NCCL connected them only through P2P. A peer-to-peer path that "
+              "the driver offers but that never delivers hangs exactly here: GPUs without real P2P support (several "
+              "GeForce boards), IOMMU in translated mode, or PCIe ACS redirecting peer traffic. This is an inference "
+              "from the job's shape; the bisection below confirms or clears it.";
+  f.culprit.hosts = {*hosts.begin()};
+  for (const auto& [r, p] : ranks) {
+    if (f.evidence.size() >= 3) break;
+    if (p.timeout_seq)
+      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
+                                                " OpType=" + p.timeout_op.value_or("?")));
+  }
+  std::string ts;
+  for (const auto& [t, n] : topo.transports) ts += (ts.empty() ? "" : ", ") + t;
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt, "NCCL transports: " + ts});
+  f.fixes = {{"Run once with P2P disabled: if the job passes, P2P between these GPUs is the fault", "NCCL_P2P_DISABLE=1",
+              std::nullopt, std::nullopt, std::nullopt},
+             {"Check what the platform really allows between the GPUs, and IOMMU/ACS on their PCIe path", std::nullopt,
+              "nvidia-smi topo -p2p r; ncdx doctor", std::nullopt,
+              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS), IOMMU"}};
+  f.confidence = 0.4;
+  sf.score = 40;
+  return sf;
+}
+
 }  // namespace
 
 std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
@@ -359,7 +415,8 @@ std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ra
                                            const CorrelateOptions& opts) {
   std::vector<ScoredFinding> out;
   for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),
-                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo)})
+                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo),
+                 p2p_first_collective_hang(ranks, topo)})
     if (f) out.push_back(std::move(*f));
   return out;
 }
