@@ -193,9 +193,11 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
     out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
   }
-  // Still no culprit for a timeout: a rank the launcher says exited (torchrun's "Root Cause" rank,
-  // mpirun's failed process) and that was not itself waiting left the others behind.
-  if (out.verdict.klass == "timeout-hang" && out.verdict.culprit.ranks.empty()) {
+  // Still no culprit: a rank the launcher says exited (torchrun's "Root Cause" rank, mpirun's failed
+  // process) and that was not itself waiting left the others behind (a timeout), or is the process
+  // the verdict's unattributed line came from (torchrun prints "exitcode: -9" inside the same block).
+  if (out.verdict.culprit.ranks.empty() &&
+      (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
     std::set<int> exited;
     for (const auto& f : all)
       if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")

@@ -59,6 +59,8 @@ TEST_P(IncidentCase, ClassMatchesLabel) {
                                       << r.verdict.title << "\n  source: " << c.source;
 }
 
+// A checkout may hold only the README (the bank grows per file).
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(IncidentCase);
 INSTANTIATE_TEST_SUITE_P(Incidents, IncidentCase, ::testing::Range<std::size_t>(0, load_bank().size()),
                          [](const auto& info) { return ncdx::testing::param_name(bank()[info.param].id); });
 

@@ -178,6 +178,17 @@ TEST(TriageCulprits, TheExitedRankThatWasNotWaitingIsTheSuspect) {
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
 }
 
+// torchrun's failure block prints the exit code of the rank it names: a cause found in that block
+// (SIGKILL → OOM killer) with no rank of its own belongs to that rank.
+TEST(TriageCulprits, TheLauncherNamesTheRankOfAnUnattributedCause) {
+  auto r = triage_text("a.log",
+                       "Root Cause (first observed failure):\n[0]:\n  time      : 2024-03-01_12:00:00\n"
+                       "  host      : gpu-node-1\n  rank      : 3 (local_rank: 3)\n  exitcode  : -9 (pid: 12345)\n"
+                       "  error_file: <N/A>\n  traceback : Signal 9 (SIGKILL) received by PID 12345\n");
+  EXPECT_EQ(r.verdict.klass, "oom");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{3}));
+}
+
 TEST(TriageCulprits, BothRanksOnOneGpu) {
   auto r = triage_text("a.log", "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000\n");
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0, 1}));
