@@ -351,6 +351,31 @@ std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
   return sf;
 }
 
+// nccl-tests prints the device of every rank ("#  Rank  3 Group  0 Pid ..."). When several processes
+// each call themselves rank 0 and no rank above 0 appears, every process ran its own one-rank test:
+// the binaries were built without MPI=1 and started by mpirun (nccl-tests README, "MPI=1"), so no
+// data crossed between GPUs and the bandwidth says nothing about the system.
+std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
+  if (topo.nccltests_rank0_pids.size() < 2 || topo.nccltests_max_rank != 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.nccl-tests-without-mpi", "config-invalid", core::Severity::error,
+                            "nccl-tests ran one single-rank test per process (built without MPI support)");
+  auto& f = sf.finding;
+  f.summary = std::to_string(topo.nccltests_rank0_pids.size()) +
+              " processes each listed themselves as rank 0 of a one-rank test and no other rank appears: the "
+              "nccl-tests binaries were built without MPI=1, so under mpirun every process runs alone and no "
+              "collective crosses GPUs or nodes (bus bandwidth of a one-rank test is 0 or meaningless).";
+  std::string pids;
+  for (long long p : topo.nccltests_rank0_pids) pids += (pids.empty() ? "" : ", ") + std::to_string(p);
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        "nccl-tests device list: Rank 0 printed by pids " + pids});
+  f.fixes = {{"Rebuild nccl-tests with MPI support and run one process per GPU", std::nullopt,
+              "make MPI=1 MPI_HOME=<path to MPI>; mpirun -np <ranks> ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1",
+              std::nullopt, "NVIDIA/nccl-tests README (MPI)"}};
+  f.confidence = 0.8;
+  sf.score = 50;
+  return sf;
+}
+
 // Every rank of a single-node communicator waits in the very first collective, all finished init,
 // none is behind or missing, and the only transport between them is P2P: nothing on the ranks'
 // side explains the wait, and on one node the data path is the peer-to-peer one. A P2P path the
@@ -416,7 +441,7 @@ std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ra
   std::vector<ScoredFinding> out;
   for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),
                  timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo),
-                 p2p_first_collective_hang(ranks, topo)})
+                 p2p_first_collective_hang(ranks, topo), nccltests_without_mpi(topo)})
     if (f) out.push_back(std::move(*f));
   return out;
 }

@@ -229,6 +229,19 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     proc.cuda_driver = *v;
     return FactKind::fact;
   }
+  if (msg.substr(0, 1) == "#" && has(msg, " Group ") && has(msg, " Pid ") && has(msg, " device ")) {
+    auto t = msg.substr(1);
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    if (t.substr(0, 5) == "Rank ") {
+      auto r = int_after(t, "Rank ");
+      auto pid = int_after(t, " Pid ");
+      if (r && pid) {
+        topo.nccltests_max_rank = std::max(topo.nccltests_max_rank, static_cast<int>(std::min<long long>(*r, 1 << 20)));
+        if (*r == 0 && topo.nccltests_rank0_pids.size() < 64) topo.nccltests_rank0_pids.insert(*pid);
+      }
+      return FactKind::fact;
+    }
+  }
   if (has(msg, "P2P (Peer-to-Peer) GPU Bandwidth Latency Test")) {
     topo.p2p_test = true;
     return FactKind::fact;

@@ -93,6 +93,11 @@ struct TopologyFacts {
   bool p2p_test = false;
   int p2p_matrix_headers = 0;
   int p2p_rows_after_header = 0;
+  // nccl-tests device list ("#  Rank  0 Group  0 Pid  1234 on host device  0 [0x07] ..."): the pids
+  // that call themselves rank 0 and the highest rank listed. Several rank-0 processes and no other
+  // rank = each process ran its own one-rank test (built without MPI=1, launched by mpirun).
+  std::set<long long> nccltests_rank0_pids;
+  int nccltests_max_rank = -1;
 };
 
 struct InputSummary {
