@@ -111,6 +111,26 @@ bool first_before(const TriageEvent& a, const TriageEvent& b) {
   return a.order < b.order;
 }
 
+// A verdict that names no rank (a kernel or nvidia-smi line, an exception printed without a rank
+// prefix) takes the ranks of the other failures of its class that do: the rank that printed
+// "unspecified launch failure" is the one on the GPU the kernel log says fell off the bus; the rank
+// torchrun saw killed with -9 is the one the OOM killer names by pid. These are direct evidence,
+// so they come before the timeout cascade's inference.
+void lend_same_class_culprits(core::Finding& verdict, const std::vector<ScoredFinding>& all) {
+  if (!verdict.culprit.ranks.empty() || verdict.klass == "timeout-hang") return;
+  std::set<int> ranks;
+  std::vector<std::string> hosts;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const auto& f = all[i].finding;
+    if (f.klass != verdict.klass || f.severity < core::Severity::error || f.culprit.ranks.empty()) continue;
+    ranks.insert(f.culprit.ranks.begin(), f.culprit.ranks.end());
+    for (const auto& h : f.culprit.hosts)
+      if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  verdict.culprit.ranks.assign(ranks.begin(), ranks.end());
+  if (verdict.culprit.hosts.empty()) verdict.culprit.hosts = hosts;
+}
+
 }  // namespace
 
 TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
@@ -145,7 +165,6 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   if (earliest_error) all[earliest_idx].score += 5;
 
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
-  const ScoredFinding* cascade = nullptr;
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
   if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
@@ -160,10 +179,6 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto first_failure = std::find_if(all.begin(), all.end(),
                                     [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
   std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
-  // Looked up only now: sorting and rotating move the findings, so a pointer taken before them
-  // would name whatever finding ended up in that slot (a victim's watchdog line).
-  for (const auto& f : all)
-    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
   if (all.empty() || all.front().finding.severity < core::Severity::warn) {
     out.verdict.id = "triage.none";
     out.verdict.klass = "none";
@@ -177,6 +192,12 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     return out;
   }
   out.verdict = all.front().finding;
+  // Looked up only now: sorting and rotating move the findings, so a pointer taken before them
+  // would name whatever finding ended up in that slot (and lend the verdict that finding's ranks).
+  const ScoredFinding* cascade = nullptr;
+  for (const auto& f : all)
+    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
+  lend_same_class_culprits(out.verdict, all);
   // The cascade analysis knows who was not waiting. When the verdict names no rank, or only ranks
   // that were themselves waiting (a timeout or stuck-watchdog line names its reporter, a victim),
   // those ranks are the best culprit we have.

@@ -126,6 +126,36 @@ std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
   return sf;
 }
 
+// NCCL said GPUDirect RDMA is unavailable for its HCAs and its inter-node channels indeed run over
+// NET/IB without /GDRDMA: every transfer is staged through host memory. Slower, not broken, so it
+// scores below every failure and names the job only when nothing failed (a slow job's log).
+// The HCA line alone (no channel lines) stays an observation: it may be a node that never sent.
+std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
+  if (!topo.gdr_disabled) return std::nullopt;
+  long long plain = 0, gdr = 0;
+  for (const auto& [k, n] : topo.transports) {
+    if (k.rfind("NET/IB", 0) != 0) continue;
+    (k.find("+GDRDMA") != std::string::npos ? gdr : plain) += n;
+  }
+  if (plain == 0 || gdr > 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.ib-without-gdr", "network-ib", core::Severity::warn,
+                            "Inter-node traffic runs over IB without GPUDirect RDMA");
+  auto& f = sf.finding;
+  f.summary = "NCCL reports GPU Direct RDMA disabled for its HCAs and its " + std::to_string(plain) +
+              " NET/IB channel connection(s) carry no /GDRDMA: the NICs cannot reach GPU memory (nvidia-peermem "
+              "not loaded, no DMA-BUF support), so every inter-node transfer is copied through host memory and "
+              "multi-node collectives run well below the fabric's bandwidth.";
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        "NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"});
+  f.fixes = {{"Load the GPUDirect RDMA module on every node (or use a kernel/driver with DMA-BUF) and check that the "
+              "channels print via NET/IB/<n>/GDRDMA",
+              std::nullopt, "modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", std::nullopt,
+              "reference/nccl_facts.md (NCCL_NET_GDR_LEVEL, NCCL_DMABUF_ENABLE)"}};
+  f.confidence = 0.6;
+  sf.score = 4;  // below every error-level signature (ChildFailedError is 5): only when nothing failed
+  return sf;
+}
+
 struct TimeoutView {
   std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped;
   std::optional<long long> seq, timeout_ms, ran_for_ms;
@@ -439,7 +469,7 @@ std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ra
                                            const TopologyFacts& topo,
                                            const CorrelateOptions& opts) {
   std::vector<ScoredFinding> out;
-  for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),
+  for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), ib_without_gdr(topo), timeout_cascade(ranks),
                  timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo),
                  p2p_first_collective_hang(ranks, topo), nccltests_without_mpi(topo)})
     if (f) out.push_back(std::move(*f));

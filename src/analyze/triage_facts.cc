@@ -266,6 +266,11 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     parse_list_after(msg, "Using", topo.ib_devices);
     return FactKind::fact;
   }
+  // Still matched by signatures (an observation of its own); the flag feeds triage.ib-without-gdr.
+  if (has(msg, "GPU Direct RDMA Disabled for HCA")) {
+    topo.gdr_disabled = true;
+    return FactKind::fact;
+  }
   if (has(msg, "NET/IB : No device found")) {
     topo.ib_no_device = true;
     return FactKind::fact;
