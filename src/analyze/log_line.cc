@@ -4,6 +4,9 @@
 // Formats: reference/nccl_facts.md §4.1 for NCCL; the rest from real lines in the corpus.
 #include "analyze/log_line.h"
 
+#include "analyze/line_clean.h"
+#include "analyze/paste_prefix.h"
+#include "analyze/python_log_prefix.h"
 #include "analyze/text_scan.h"
 
 namespace ncdx::analyze {
@@ -26,6 +29,16 @@ struct State {
   }
   void epoch(double e) {
     if (!out.epoch) out.epoch = e;
+  }
+  // A host named by a launcher or collector; a redacted one ("<hostname>", "PRIVATE_IP") is unknown.
+  void host(std::string_view h) {
+    if (!out.host && !is_placeholder(h)) out.host.emplace(h);
+  }
+  void python(const pylog::Parsed& p) {
+    out.level = p.level;
+    if (!p.source.empty()) out.source = p.source;
+    if (!p.time_text.empty()) time_text(p.time_text);
+    if (p.clock) clock(*p.clock);
   }
 };
 
@@ -107,7 +120,8 @@ bool nccl_line(Cursor& c, State& st) {
   int pid, tid;
   if (!t.num(pid) || !t.eat(':') || !t.num(tid) || !t.eat(' ')) return false;
   if (!nccl_tail(t, st, true)) return false;
-  st.out.host.emplace(host);  // NCCL's host is the machine's name: it wins over a Ray ip
+  // NCCL's host is the machine's name: it wins over a Ray ip (unless the paste redacted it).
+  if (!is_placeholder(host)) st.out.host.emplace(host);
   if (!st.out.pid) st.out.pid = pid;
   st.out.tid = tid;
   c = t;
@@ -160,6 +174,15 @@ bool bracket_iso(Cursor& t, State& st) {
   std::string_view tt = c.s.substr(begin, c.i - begin);
   std::size_t close = c.s.find(']', c.i);
   if (close == std::string_view::npos || close - c.i > 32) return false;
+  // SGLang "[2025-01-01 12:00:00 TP3] ": the tensor-parallel rank is the rank when no DP/PP/EP
+  // group is named beside it (then it is only the rank within that group).
+  std::string_view extra = c.s.substr(c.i, close - c.i);
+  if (std::size_t tp = extra.find(" TP"); tp != std::string_view::npos && extra.find(" DP") == std::string_view::npos &&
+                                          extra.find(" PP") == std::string_view::npos && extra.find(" EP") == std::string_view::npos) {
+    Cursor r{extra, tp + 3};
+    int n;
+    if (r.num(n) && (r.end() || r.peek() == ' ')) st.rank(n);
+  }
   c.i = close + 1;
   c.eat(' ');
   st.time_text(tt);
@@ -214,6 +237,36 @@ bool bracket_layer(Cursor& c, State& st, bool first) {
     if (glog_body(g, st, a, true)) {
       c = g;
       return true;
+    }
+  }
+  // DeepSpeed's logger "[INFO] " and "[launch.py:145:main] " (after its "[date time,ms] ").
+  if (a >= 'A' && a <= 'Z') {
+    Cursor w = t;
+    LineLevel lvl;
+    if (pylog::level_word(w, "] ", lvl)) {
+      st.out.level = lvl;
+      c = w;
+      return true;
+    }
+  }
+  if (is_alpha(a)) {
+    Cursor w = t;
+    std::string_view src;
+    if (source_token(w, src)) {
+      bool closed = w.eat(']');
+      if (!closed && w.peek() == ':') {  // ":func]"
+        std::size_t close = w.s.find(']', w.i);
+        if (close != std::string_view::npos && close - w.i < 64 && w.s.substr(w.i, close - w.i).find(' ') == std::string_view::npos) {
+          w.i = close + 1;
+          closed = true;
+        }
+      }
+      if (closed) {
+        w.eat(' ');
+        st.out.source = src;
+        c = w;
+        return true;
+      }
     }
   }
   // torchrun "[rank3]:" (global) / "[default3]:" (role + local rank)
@@ -284,8 +337,18 @@ bool ray_layer(Cursor& c, State& st) {
   std::size_t close = c.s.find(')', c.i);
   if (close == std::string_view::npos || close - c.i > 200) return false;
   std::string_view in = c.s.substr(c.i + 1, close - c.i - 1);
-  std::size_t p = in.find("pid=");
-  if (p == std::string_view::npos || (p > 0 && in[p - 1] != ' ' && in[p - 1] != ',')) return false;
+  auto keyed = [&](std::string_view key) {
+    std::size_t p = in.find(key);
+    return p != std::string_view::npos && (p == 0 || in[p - 1] == ' ' || in[p - 1] == ',');
+  };
+  // Ray's own processes: "(raylet, ip=10.0.0.1)", "(autoscaler +1m2s)", "(gcs_server)".
+  auto system = [&] {
+    for (std::string_view w : {"raylet", "autoscaler", "gcs_server", "monitor", "dashboard", "log_monitor"})
+      if (in.substr(0, w.size()) == w && (in.size() == w.size() || in[w.size()] == ',' || in[w.size()] == ' '))
+        return true;
+    return false;
+  };
+  if (!keyed("pid=") && !keyed("ip=") && !system()) return false;
   auto value = [&](std::string_view key) -> std::string_view {
     std::size_t k = 0;
     while ((k = in.find(key, k)) != std::string_view::npos) {
@@ -304,54 +367,19 @@ bool ray_layer(Cursor& c, State& st) {
   };
   int n;
   if (to_int(value("pid="), n) && !st.out.pid) st.out.pid = n;
-  if (to_int(value("rank="), n)) st.rank(n);
+  if (to_int(value("rank="), n)) {
+    st.rank(n);
+  } else if (std::size_t tp = in.find("TP"); tp != std::string_view::npos && in.find("PP") == std::string_view::npos &&
+                                             in.find("DP") == std::string_view::npos) {
+    // vLLM ≥ 0.10 "(VllmWorker TP3 pid=1090)", "(Worker_TP3 pid=…)": the tensor-parallel rank
+    Cursor r{in, tp + 2};
+    if ((tp == 0 || in[tp - 1] == ' ' || in[tp - 1] == '_') && r.num(n) && (r.end() || r.peek() == ' ' || r.peek() == ','))
+      st.rank(n);
+  }
   std::string_view ip = value("ip=");
-  if (!ip.empty() && !st.out.host) st.out.host.emplace(ip);
+  if (!ip.empty()) st.host(ip);
   c.i = close + 1;
   c.eat(' ');
-  return true;
-}
-
-// vLLM "INFO 06-05 06:18:13 [file.py:470] " (and the older "... file.py:470] "); SGLang
-// "INFO server_args.py:1697: ".
-bool python_level_layer(Cursor& c, State& st) {
-  static constexpr std::pair<std::string_view, LineLevel> kLevels[] = {
-      {"INFO ", LineLevel::info},   {"WARNING ", LineLevel::warn},    {"WARN ", LineLevel::warn},
-      {"ERROR ", LineLevel::error}, {"CRITICAL ", LineLevel::fatal}, {"DEBUG ", LineLevel::info}};
-  Cursor t = c;
-  LineLevel lvl = LineLevel::unknown;
-  for (const auto& [w, l] : kLevels) {
-    if (t.eat(w)) {
-      lvl = l;
-      break;
-    }
-  }
-  if (lvl == LineLevel::unknown) return false;
-  if (!is_digit(t.peek())) {  // SGLang after its timestamp: "INFO server_args.py:1697: "
-    std::string_view src;
-    if (!source_token(t, src) || !t.eat(": ")) return false;
-    st.out.level = lvl;
-    st.out.source = src;
-    c = t;
-    return true;
-  }
-  std::size_t tb = t.i;
-  int mo, d;
-  double clk;
-  if (!t.num(mo, 2, 2) || !t.eat('-') || !t.num(d, 2, 2) || !t.eat(' ') || !scan::parse_time_of_day(t, clk))
-    return false;
-  std::string_view tt = t.s.substr(tb, t.i - tb);
-  if (!t.eat(' ')) return false;
-  std::string_view src;
-  bool br = t.eat('[');
-  if (!source_token(t, src) || !t.eat(']')) return false;
-  (void)br;
-  t.eat(' ');
-  st.out.level = lvl;
-  st.out.source = src;
-  st.time_text(tt);
-  st.clock(clk);
-  c = t;
   return true;
 }
 
@@ -366,59 +394,15 @@ bool glog_plain_layer(Cursor& c, State& st) {
   return true;
 }
 
-// journal/syslog "Mar 03 10:00:00 host kernel: " / "Mar  3 10:00:00 host tag[pid]: "
+// journal/syslog "Mar 03 10:00:00 host kernel: " (paste::syslog reads it).
 bool syslog_layer(Cursor& c, State& st) {
-  int mon = scan::month_from_abbrev(c.s.substr(c.i, 3));
-  if (mon == 0 || c.peek(3) != ' ') return false;
-  Cursor t = c;
-  t.i += 4;
-  t.spaces();
-  int day;
-  double clk;
-  std::size_t tb = c.i;
-  if (!t.num(day, 1, 2) || !t.eat(' ') || !scan::parse_time_of_day(t, clk)) return false;
-  std::string_view tt = t.s.substr(tb, t.i - tb);
-  if (!t.eat(' ')) return false;
-  std::size_t hs = t.i;
-  while (!t.end() && t.peek() != ' ' && t.peek() != ':') ++t.i;
-  std::string_view host = t.s.substr(hs, t.i - hs);
-  if (host.empty() || !t.eat(' ')) return false;
-  std::size_t colon = t.s.find(": ", t.i);
-  if (colon == std::string_view::npos || colon - t.i > 64) return false;
-  std::string_view tag = t.s.substr(t.i, colon - t.i);
-  if (tag.find(' ') != std::string_view::npos) return false;
-  std::size_t lb = tag.find('[');
-  if (lb != std::string_view::npos && tag.back() == ']') {
-    Cursor p{tag, lb + 1};
-    int pid;
-    if (p.num(pid) && !st.out.pid) st.out.pid = pid;
-  }
-  t.i = colon + 2;
-  if (!st.out.host) st.out.host.emplace(host);
-  st.time_text(tt);
-  st.clock(clk);
-  c = t;
+  paste::Syslog sl;
+  if (!paste::syslog(c, sl)) return false;
+  if (sl.pid && !st.out.pid) st.out.pid = sl.pid;
+  st.host(sl.host);
+  st.time_text(sl.time_text);
+  st.clock(sl.clock);
   return true;
-}
-
-// Python logging as torchrun's elastic agent prints it (after its "[date time,ms] "):
-// "torch.distributed.elastic.multiprocessing.api: [WARNING] ".
-bool logger_level_layer(Cursor& c, State& st) {
-  std::size_t j = c.i, lim = std::min(c.s.size(), c.i + 128);
-  while (j < lim && (is_alpha(c.s[j]) || is_digit(c.s[j]) || c.s[j] == '_' || c.s[j] == '.')) ++j;
-  if (j == c.i || c.s.substr(j, 3) != ": [") return false;
-  static constexpr std::pair<std::string_view, LineLevel> kLevels[] = {
-      {"[INFO] ", LineLevel::info},   {"[WARNING] ", LineLevel::warn},    {"[ERROR] ", LineLevel::error},
-      {"[CRITICAL] ", LineLevel::fatal}, {"[DEBUG] ", LineLevel::info}};
-  std::string_view rest = c.s.substr(j + 2);
-  for (const auto& [w, l] : kLevels) {
-    if (rest.substr(0, w.size()) == w) {
-      st.out.level = l;
-      c.i = j + 2 + w.size();
-      return true;
-    }
-  }
-  return false;
 }
 
 // determined's "fa88a9df [rank=1] || " (after its timestamp): an 8-hex container id.
@@ -437,43 +421,67 @@ LinePrefix parse_prefix(std::string_view line) {
   LinePrefix out;
   State st{out};
   Cursor c{line};
-  for (int layer = 0; layer < 12 && !c.end(); ++layer) {
+  // `outer`: only paste decoration and collector prefixes (timestamps, CRI, compose, pdsh, srun)
+  // so far — where a collector's prefix can still come; `body` is where the rest begins.
+  bool outer = true, decor_only = true;
+  std::size_t body = 0;
+  // Indentation is peeled to find a prefix after it; when none follows, the message keeps it.
+  std::size_t indent_from = std::string_view::npos;
+  for (int layer = 0; layer < 32 && !c.end(); ++layer) {
     const std::size_t before = c.i;
     const char a = c.peek();
-    bool ok = false;
-    if (a == '[') {
+    bool ok = false, collector = false;
+    pylog::Parsed py;
+    if (a == '-' && pylog::dash_level(c, py)) {  // before "- " is taken for a bullet
+      st.python(py);
+      ok = true;
+    } else if (paste::skip_decoration(c)) {
+      if (a == ' ' || a == '\t') indent_from = before;
+      else indent_from = std::string_view::npos;
+      if (outer) body = c.i;
+      continue;
+    } else if (a == '[') {
       ok = bracket_layer(c, st, layer == 0);
+      if (!ok) ok = nccl_line(c, st);  // "[REDACTED]:1234:5678 [0] NCCL ..."
     } else if (a == '(') {
       ok = ray_layer(c, st);
     } else {
-      if (layer == 0 && (is_digit(a) || a == ' ')) {  // srun --label "3: " / "  3: "
+      if (decor_only && is_digit(a)) {  // srun --label "3: " / "  3: "
         Cursor t = c;
-        t.spaces();
         int r;
         if (t.num(r, 1, 6) && t.eat(": ")) {
           st.rank(r);
           c = t;
-          continue;
+          ok = collector = true;
         }
       }
-      if (is_digit(a)) {  // "2024-05-01 12:00:00,123 " (Python logging, journal -o short-iso)
+      if (!ok && is_digit(a)) {  // "2024-05-01 12:00:00,123 " (Python logging, kubectl --timestamps, journal)
         Cursor t = c;
         double epoch, clk;
-        if (scan::parse_iso_datetime(t, epoch, clk) && t.eat(' ')) {
+        if (scan::parse_iso_datetime(t, epoch, clk) && (t.eat(' ') || t.eat('\t'))) {
           st.time_text(line.substr(c.i, t.i - 1 - c.i));
           st.epoch(epoch);
           st.clock(clk);
           c = t;
-          continue;
+          ok = collector = true;
         }
       }
-      if (a >= 'A' && a <= 'Z') {
-        ok = python_level_layer(c, st) || glog_plain_layer(c, st) || syslog_layer(c, st);
+      if (!ok && a >= 'A' && a <= 'Z') {
+        if (pylog::level_first(c, py) || pylog::colon_level(c, py) ||
+            (!out.time_text.empty() && pylog::bare_level(c, py))) {
+          st.python(py);
+          ok = true;
+        }
+        if (!ok) ok = glog_plain_layer(c, st);
+        if (!ok && syslog_layer(c, st)) ok = collector = true;
         if (!ok && a == 'N') ok = nccl_tail(c, st, false);  // bare "NCCL WARN msg"
       }
       if (!ok && hex_id_layer(c)) ok = true;
       if (!ok && nccl_line(c, st)) ok = true;
-      if (!ok && is_alpha(a)) ok = logger_level_layer(c, st);
+      if (!ok && is_alpha(a) && pylog::logger_bracket_level(c, py)) {
+        st.python(py);
+        ok = true;
+      }
       if (!ok && a != ' ' && a != '\t') {  // "misc/ibvwrap.cc:278 NCCL WARN ..." (no host)
         Cursor t = c;
         std::string_view src;
@@ -485,11 +493,42 @@ LinePrefix parse_prefix(std::string_view line) {
           }
         }
       }
+      if (!ok && outer) {  // what collectors put before a program's own prefix
+        std::string_view name;
+        if (a == 's' && !out.time_text.empty() && paste::skip_cri_stream(c)) {
+          ok = collector = true;
+        } else if (paste::compose_service(c, name)) {
+          st.host(name);
+          ok = collector = true;
+        } else if (c.eat("wandb: ")) {
+          ok = collector = true;
+        }
+      }
+      // pdsh's "host: " is recognised by its shape only: never before another identity, and
+      // left in the text the signatures see.
+      if (!ok && !out.host && !out.rank && !out.pid) {
+        std::string_view name;
+        if (paste::pdsh_host(c, name)) {
+          st.host(name);
+          ok = true;
+        }
+      }
     }
     if (!ok || c.i == before) break;
+    indent_from = std::string_view::npos;
+    decor_only = false;
+    outer = outer && collector;
+    if (outer) body = c.i;
     if (out.nccl) break;  // NCCL's prefix is always the innermost one
   }
-  out.message = c.rest();
+  if (indent_from != std::string_view::npos) {
+    c.i = indent_from;
+    body = std::min(body, indent_from);
+  }
+  out.message = paste::trim_end(c.rest());
+  if (out.message.empty()) out.message = c.rest();  // a blank line stays as it was
+  const std::size_t end = c.i + out.message.size();
+  out.text = line.substr(body, end - body);
   return out;
 }
 

@@ -24,6 +24,11 @@ struct LinePrefix {
   // Added by the input layer (additive):
   std::string_view source;          // emitter's "file:line" (NCCL WARN, glog, vLLM), view into the input
   bool nccl = false;                // the line carried NCCL's "host:pid:tid [dev] ... NCCL LEVEL" prefix
+  // The line from where the program's own text begins (after paste decoration such as "> ",
+  // "**", indentation, and collector prefixes such as kubectl/CRI timestamps, docker compose,
+  // pdsh, srun labels) to the end of the message without trailing artefacts: what signatures
+  // are matched against. View into the input.
+  std::string_view text;
 };
 
 // What a file's name or path says about its lines (rank3.log, nccl.host1.1234, worker-*.out ...).

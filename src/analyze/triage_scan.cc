@@ -6,6 +6,7 @@
 
 #include "core/redact.h"
 #include "core/strings.h"
+#include "analyze/line_clean.h"
 #include "analyze/triage_facts.h"
 
 namespace ncdx::analyze {
@@ -44,6 +45,7 @@ std::size_t Scanner::add_file(const std::string& display, const FileHints& hints
   hints_.push_back(hints);
   frames_.emplace_back();
   recent_.emplace_back();
+  carry_.emplace_back();
   return result_.input.files.size() - 1;
 }
 
@@ -92,9 +94,75 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
                    std::vector<TriageEvent>* new_events) {
   ++result_.input.lines;
   result_.input.bytes += line.size() + 1;
-  if (line.empty()) return;
+  if (line.empty()) {
+    carry_[file] = Carry{};
+    return;
+  }
+  // Pasted and scraped logs: escape sequences, entities, odd spaces; '\r' redraws (tqdm) make one
+  // stored line of several that a terminal showed. Plain lines skip this after one cheap pass.
+  if (needs_cleaning(line)) {
+    std::string_view clean = clean_line(line, clean_);
+    if (clean.find('\r') != std::string_view::npos) {
+      split_redraws(clean, [&](std::string_view piece) { feed_line(file, lineno, piece, new_events); });
+      return;
+    }
+    line = clean;
+  }
+  feed_line(file, lineno, line, new_events);
+}
+
+namespace {
+// A line none of whose prefixes was recognised (a traceback line, a wrapped piece, a message's
+// continuation).
+bool bare(const LinePrefix& p) {
+  return !p.rank && !p.local_rank && !p.cuda_dev && !p.pid && !p.host && !p.epoch && !p.clock &&
+         p.time_text.empty() && p.level == LineLevel::unknown && !p.nccl && p.source.empty();
+}
+// A piece that continues a sentence: starts with a lowercase letter, a digit or punctuation.
+bool mid_sentence(std::string_view line) {
+  const char c = line.empty() ? ' ' : line.front();
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ')' || c == ',' || c == '.' || c == ':' ||
+         c == ';' || c == '\'' || c == '"' || c == ']';
+}
+}  // namespace
+
+void Scanner::feed_line(std::size_t file, long long lineno, std::string_view line,
+                        std::vector<TriageEvent>* new_events) {
   LinePrefix p = parse_prefix(line);
   const auto& h = hints_[file];
+  Carry& carry = carry_[file];
+  const bool unprefixed = bare(p);
+  if (!unprefixed) {
+    // An error line of glog or a logger may continue on unprefixed lines (PyTorch prints a C++
+    // exception's "what()" and "Exception raised from ..." frames after the glog prefix).
+    carry.continues = p.level >= LineLevel::warn && (p.rank || p.host || p.pid);
+    if (carry.continues) {  // (not on the hot path: INFO lines and lines without identity skip it)
+      carry.who = {p.rank, p.host, p.pid, p.cuda_dev, p.epoch ? p.epoch : p.clock, p.epoch.has_value(), p.time_text};
+      carry.last = lineno;
+      carry.span = 0;
+    }
+  } else if (carry.continues && lineno - carry.last <= 1 && carry.span < kContinuationLines) {
+    const Who& w = carry.who;
+    p.rank = w.rank;
+    p.host = w.host;
+    p.pid = w.pid;
+    p.cuda_dev = w.cuda_dev;
+    if (w.time) (w.epoch ? p.epoch : p.clock) = w.time;
+    p.time_text = w.time_text;
+    carry.last = lineno;
+    ++carry.span;
+  } else if (carry.wrap_last == lineno - 1 && carry.wrap_piece >= kMinWrappedLine && mid_sentence(p.text)) {
+    // The rest of a line the terminal cut at its width: it starts mid-word or mid-sentence
+    // (a new message would start with a capital, a space or a prefix).
+    const Who& w = carry.wrap_who;
+    p.rank = w.rank;
+    p.host = w.host;
+    p.pid = w.pid;
+    p.cuda_dev = w.cuda_dev;
+    carry.continues = false;
+  } else {
+    carry.continues = false;
+  }
 
   process_key(p, file, key_);
   auto it = result_.processes.find(key_);
@@ -123,39 +191,118 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
   }
 
   std::string_view msg = p.message.empty() ? line : p.message;
-  if (collect_facts(msg, proc, result_.topology) == FactKind::fixed_format) return;
-  if (auto t = core::trim(msg); t.substr(0, 6) == "File \"") {
-    frames_[file].text = evidence_text(t, 200);
+  if (collect_facts(msg, proc, result_.topology) == FactKind::fixed_format) {
+    carry.wrap_last = 0;
+    return;
+  }
+  if (auto tm = core::trim(msg); tm.substr(0, 6) == "File \"") {
+    frames_[file].text = evidence_text(tm, 200);
     frames_[file].line = lineno;
+  }
+  const std::string_view text = p.text;
+  if (text.empty()) {  // a code fence or a line of decoration only
+    carry.wrap_last = 0;
+    return;
   }
 
   matches_.clear();
-  sigs_.match(line, matches_, /*include_context=*/false);
+  sigs_.match(text, matches_, /*include_context=*/false);
+  const Who who{p.rank, p.host, p.pid, p.cuda_dev, t, p.epoch.has_value(), p.time_text};
+  const std::size_t own = matches_.size();
+  // A line the terminal or the issue page wrapped: the signature's words are split between the
+  // previous line(s) and this unprefixed one. Matches that need both are added for the first
+  // line's process (word wrap joins with a space, a hard wrap at the terminal width without).
+  const bool wrapped = unprefixed && carry.wrap_last == lineno - 1 && carry.wrap_piece >= kMinWrappedLine;
+  if (wrapped) match_wrapped(carry, text);
+  if (!matches_.empty()) {
+    // This piece is part of the joined line, which is evidence for its strongest signature only.
+    int joined_best = -1;
+    for (std::size_t k = own; k < matches_.size(); ++k)
+      joined_best = std::max(joined_best, sigs_.all()[matches_[k].index].priority);
+    emit_matches(file, lineno, line, who, proc, 0, own, new_events, joined_best);
+    if (own < matches_.size())
+      emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events);
+  }
+  if (wrapped && carry.wrap_pieces < kMaxWrapPieces && carry.wrap_text.size() <= kMaxWrapBytes) {
+    ++carry.wrap_pieces;  // the chains already hold this piece
+  } else {
+    carry.wrap_line = lineno;
+    carry.wrap_text.assign(text);
+    carry.wrap_cat.assign(text);
+    carry.wrap_who = who;
+    carry.wrap_sigs.clear();
+    carry.wrap_pieces = 1;
+  }
+  for (const auto& m : matches_) carry.wrap_sigs.push_back(m.index);
+  carry.wrap_last = lineno;
+  carry.wrap_piece = text.size();
+}
+
+// Appends to matches_ the signatures that match the previous pieces joined to `text` but no piece
+// alone. Two joins: with a space (an editor's word wrap) and without (a terminal's hard wrap at its
+// width, which may cut a word). joined_ is left as the one whose new match is strongest (the
+// evidence text).
+void Scanner::match_wrapped(Carry& carry, std::string_view text) {
+  auto seen = [&](std::size_t sig) {
+    for (const auto& m : matches_)
+      if (m.index == sig) return true;
+    return std::find(carry.wrap_sigs.begin(), carry.wrap_sigs.end(), sig) != carry.wrap_sigs.end();
+  };
+  carry.wrap_text.append(" ").append(text);
+  carry.wrap_cat.append(text);
+  int best = -1;
+  const std::string* best_text = &carry.wrap_text;
+  for (const std::string* joined : {&carry.wrap_text, &carry.wrap_cat}) {
+    wrapped_.clear();
+    sigs_.match(*joined, wrapped_, /*include_context=*/false);
+    for (auto& m : wrapped_) {
+      if (seen(m.index)) continue;
+      if (int pr = sigs_.all()[m.index].priority; pr > best) {
+        best = pr;
+        best_text = joined;
+      }
+      matches_.push_back(std::move(m));
+    }
+  }
+  joined_.assign(*best_text);
+}
+
+// Turns matches_[from, to) into events of one line.
+void Scanner::emit_matches(std::size_t file, long long lineno, std::string_view line, const Who& who,
+                           ProcessFacts& proc, std::size_t from, std::size_t to, std::vector<TriageEvent>* new_events,
+                           int floor) {
+  const auto& h = hints_[file];
   // Several signatures can match one line (a generic "NCCL WARN" and the specific IB error it
   // carries): the line is evidence for the strongest one only. Context signatures are not asked
-  // for: collect_facts above reads those facts by hand.
-  int best = -1;
-  for (const auto& m : matches_) {
-    const auto& sig = sigs_.all()[m.index];
+  // for: collect_facts reads those facts by hand.
+  int best = floor;
+  for (std::size_t k = from; k < to; ++k) {
+    const auto& sig = sigs_.all()[matches_[k].index];
     if (sig.role != knowledge::Role::context) best = std::max(best, sig.priority);
   }
-  for (auto& m : matches_) {
+  const std::optional<int> rank = who.rank ? who.rank : h.rank ? h.rank : proc.rank;
+  for (std::size_t k = from; k < to; ++k) {
+    auto& m = matches_[k];
     const auto& sig = sigs_.all()[m.index];
     if (sig.role != knowledge::Role::context && sig.priority < best) continue;
     if (sig.role != knowledge::Role::context) ++proc.error_lines;
     TriageEvent ev;
     ev.sig = m.index;
     ev.fields = std::move(m.fields);
+    // A redacted peer ("<IP><port>", "xxx.xxx.xxx.xxx<port>", "PRIVATE_IP") names nobody.
+    for (const char* k : {"peer", "peer_ip", "remote"})
+      if (auto f = ev.fields.find(k); f != ev.fields.end() && is_placeholder(std::string_view(f->second).substr(0, f->second.find('<'))))
+        ev.fields.erase(f);
     ev.file = file;
     ev.line = lineno;
     ev.order = order_++;
-    ev.rank = p.rank ? p.rank : h.rank ? h.rank : proc.rank;
-    ev.host = p.host ? p.host : h.host;
-    ev.pid = p.pid ? p.pid : h.pid;
-    ev.cuda_dev = p.cuda_dev;
-    ev.time = t;
-    ev.time_is_epoch = p.epoch.has_value();
-    ev.time_text = p.time_text;
+    ev.rank = rank;
+    ev.host = who.host ? who.host : h.host;
+    ev.pid = who.pid ? who.pid : h.pid;
+    ev.cuda_dev = who.cuda_dev;
+    ev.time = who.time;
+    ev.time_is_epoch = who.epoch;
+    ev.time_text = who.time_text;
     ev.text = evidence_text(line);
     // A traceback prints its innermost frame and code line just before the exception line.
     if (const auto& fr = frames_[file]; fr.line && lineno - fr.line <= 3 && lineno > fr.line)
@@ -163,15 +310,16 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
     if (new_events && sig.role != knowledge::Role::context) new_events->push_back(ev);
     add_event(std::move(ev));
   }
-  if (!matches_.empty()) refine_hits(file, lineno, p.rank ? p.rank : h.rank ? h.rank : proc.rank);
+  refine_hits(file, lineno, rank, from, to);
 }
 
 // Records this line's failure signatures among the file's recent ones, then marks every hit whose
 // refinement names a signature seen within the window (same rank when both are known).
-void Scanner::refine_hits(std::size_t file, long long lineno, std::optional<int> rank) {
+void Scanner::refine_hits(std::size_t file, long long lineno, std::optional<int> rank, std::size_t from,
+                          std::size_t to) {
   auto& recent = recent_[file];
-  for (const auto& m : matches_)
-    if (sigs_.all()[m.index].role != knowledge::Role::context) recent.push_back({m.index, lineno, rank});
+  for (std::size_t k = from; k < to; ++k)
+    if (sigs_.all()[matches_[k].index].role != knowledge::Role::context) recent.push_back({matches_[k].index, lineno, rank});
   if (recent.size() > kRecentPerFile) recent.erase(recent.begin(), recent.end() - kRecentPerFile);
   auto near = [&](const Recent& r) {
     return lineno - r.line <= kRefineWindow && (!rank || !r.rank || *rank == *r.rank);

@@ -38,9 +38,46 @@ class Scanner {
   const knowledge::SignatureSet& signatures() const { return sigs_; }
 
  private:
+  // Who printed a line, as its prefix (or the line it continues) says.
+  struct Who {
+    std::optional<int> rank;
+    std::optional<std::string> host;
+    std::optional<int> pid;
+    std::optional<int> cuda_dev;
+    std::optional<double> time;
+    bool epoch = false;
+    std::string time_text;
+  };
+  // Per file: what the previous lines leave for the next one. `who`/`continues`: an error line
+  // of glog or a logger whose message goes on over unprefixed lines (they inherit its prefix).
+  // `wrap_*`: the previous line's text and failure signatures, to match a line that the terminal
+  // or the issue page wrapped (the signature's words split over two lines).
+  struct Carry {
+    Who who;
+    bool continues = false;
+    long long last = 0;
+    int span = 0;
+    long long wrap_line = 0;         // first line of the pieces in wrap_text
+    long long wrap_last = 0;         // last line read (0: none that can continue)
+    std::size_t wrap_piece = 0;      // length of that line's text
+    int wrap_pieces = 0;
+    std::string wrap_text;           // the pieces joined with spaces (word wrap)
+    std::string wrap_cat;            // the pieces joined as they are (hard wrap)
+    Who wrap_who;                    // the first piece's prefix
+    std::vector<std::size_t> wrap_sigs;  // signatures the pieces matched already
+  };
+  static constexpr int kContinuationLines = 64;       // at most this many lines inherit a prefix
+  static constexpr std::size_t kMinWrappedLine = 60;  // a shorter line did not reach the wrap width
+  static constexpr int kMaxWrapPieces = 4;            // a message wrapped onto at most 4 lines
+  static constexpr std::size_t kMaxWrapBytes = 1024;
+
+  void feed_line(std::size_t file, long long lineno, std::string_view line, std::vector<TriageEvent>* new_events);
+  void match_wrapped(Carry& carry, std::string_view text);
+  void emit_matches(std::size_t file, long long lineno, std::string_view line, const Who& who, ProcessFacts& proc,
+                    std::size_t from, std::size_t to, std::vector<TriageEvent>* new_events, int floor = -1);
   void process_key(const LinePrefix& p, std::size_t file, std::string& out) const;
   void add_event(TriageEvent ev);
-  void refine_hits(std::size_t file, long long lineno, std::optional<int> rank);
+  void refine_hits(std::size_t file, long long lineno, std::optional<int> rank, std::size_t from, std::size_t to);
 
   const knowledge::SignatureSet& sigs_;
   ScanOptions opts_;
@@ -65,6 +102,10 @@ class Scanner {
   std::vector<knowledge::SignatureMatch> matches_;  // reused per line
   std::uint64_t order_ = 0;
   std::string key_;  // process-key buffer reused across lines
+  std::vector<Carry> carry_;                 // per file
+  std::string clean_;                        // the cleaned line (reused)
+  std::string joined_;                       // two wrapped lines joined (reused)
+  std::vector<knowledge::SignatureMatch> wrapped_;  // matches of joined_ (reused)
 };
 
 // Display text for evidence: valid UTF-8, secrets redacted, at most max_chars.

@@ -33,3 +33,5 @@ ncdx_triage_golden(fr-malicious 65 ARGS triage --fr ../fr/malicious/build.pkl)
 # --follow on files that do not grow: one alert per failure signature as it is read (observations
 # such as "NET/IB : No device found" are not alerted), then the final verdict after --idle.
 ncdx_triage_golden(follow-idle 2 ARGS triage --follow --idle 1 follow/rank0.log)
+# A report pasted with Windows line ends, ANSI-coloured Ray prefixes and kubectl timestamps, on stdin.
+ncdx_triage_golden(stdin-pasted-crlf 2 JSON STDIN ${triage_data}/pasted/kubectl-ray-crlf.log ARGS triage --json -)

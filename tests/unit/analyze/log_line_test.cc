@@ -205,7 +205,8 @@ TEST(ParsePrefix, KernelLines) {
 TEST(ParsePrefix, IsoTimestampsAndZones) {
   auto p = parse_prefix("2024-05-01 12:00:00,500 - trainer - INFO - step 3");
   EXPECT_NEAR(*p.epoch, 1714564800.5, 1e-6);
-  EXPECT_EQ(p.message, "- trainer - INFO - step 3");
+  EXPECT_EQ(p.message, "step 3");  // Python logging's "- name - LEVEL - " (paste_prefix layers)
+  EXPECT_EQ(p.level, LineLevel::info);
   auto z = parse_prefix("[2024-05-01T14:00:00+02:00] x");
   EXPECT_NEAR(*z.epoch, 1714564800.0, 1e-6);
   auto sl = parse_prefix("[2026-02-27 14:33:03] WARNING server_args.py:2326: KV cache is forced as chunk cache");
