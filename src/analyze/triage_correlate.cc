@@ -111,6 +111,26 @@ bool first_before(const TriageEvent& a, const TriageEvent& b) {
   return a.order < b.order;
 }
 
+// A verdict that names no rank (a kernel or nvidia-smi line, an exception printed without a rank
+// prefix) takes the ranks of the other failures of its class that do: the rank that printed
+// "unspecified launch failure" is the one on the GPU the kernel log says fell off the bus; the rank
+// torchrun saw killed with -9 is the one the OOM killer names by pid. These are direct evidence,
+// so they come before the timeout cascade's inference.
+void lend_same_class_culprits(core::Finding& verdict, const std::vector<ScoredFinding>& all) {
+  if (!verdict.culprit.ranks.empty() || verdict.klass == "timeout-hang") return;
+  std::set<int> ranks;
+  std::vector<std::string> hosts;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const auto& f = all[i].finding;
+    if (f.klass != verdict.klass || f.severity < core::Severity::error || f.culprit.ranks.empty()) continue;
+    ranks.insert(f.culprit.ranks.begin(), f.culprit.ranks.end());
+    for (const auto& h : f.culprit.hosts)
+      if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  verdict.culprit.ranks.assign(ranks.begin(), ranks.end());
+  if (verdict.culprit.hosts.empty()) verdict.culprit.hosts = hosts;
+}
+
 }  // namespace
 
 TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
@@ -145,12 +165,9 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   if (earliest_error) all[earliest_idx].score += 5;
 
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
-  const ScoredFinding* cascade = nullptr;
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
   if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
-  for (const auto& f : all)
-    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
 
   std::stable_sort(all.begin(), all.end(), [](const ScoredFinding& a, const ScoredFinding& b) {
     if (a.score != b.score) return a.score > b.score;
@@ -175,6 +192,12 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     return out;
   }
   out.verdict = all.front().finding;
+  // Looked up only now: sorting and rotating move the findings, so a pointer taken before them
+  // would name whatever finding ended up in that slot (and lend the verdict that finding's ranks).
+  const ScoredFinding* cascade = nullptr;
+  for (const auto& f : all)
+    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
+  lend_same_class_culprits(out.verdict, all);
   // The cascade analysis knows who was not waiting. When the verdict names no rank, or only ranks
   // that were themselves waiting (a timeout or stuck-watchdog line names its reporter, a victim),
   // those ranks are the best culprit we have.
@@ -190,6 +213,21 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       ((out.verdict.culprit.ranks.empty() && out.verdict.culprit.hosts.empty()) || only_waiters())) {
     out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
     out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
+  }
+  // Still no culprit: a rank the launcher says exited (torchrun's "Root Cause" rank, mpirun's failed
+  // process) and that was not itself waiting left the others behind (a timeout), or is the process
+  // the verdict's unattributed line came from (torchrun prints "exitcode: -9" inside the same block).
+  if (out.verdict.culprit.ranks.empty() &&
+      (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
+    std::set<int> exited;
+    for (const auto& f : all)
+      if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")
+        for (int r : f.finding.culprit.ranks) {
+          auto it = out.ranks.find(r);
+          if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+            exited.insert(r);
+        }
+    out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
   }
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;

@@ -126,6 +126,36 @@ std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
   return sf;
 }
 
+// NCCL said GPUDirect RDMA is unavailable for its HCAs and its inter-node channels indeed run over
+// NET/IB without /GDRDMA: every transfer is staged through host memory. Slower, not broken, so it
+// scores below every failure and names the job only when nothing failed (a slow job's log).
+// The HCA line alone (no channel lines) stays an observation: it may be a node that never sent.
+std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
+  if (!topo.gdr_disabled) return std::nullopt;
+  long long plain = 0, gdr = 0;
+  for (const auto& [k, n] : topo.transports) {
+    if (k.rfind("NET/IB", 0) != 0) continue;
+    (k.find("+GDRDMA") != std::string::npos ? gdr : plain) += n;
+  }
+  if (plain == 0 || gdr > 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.ib-without-gdr", "network-ib", core::Severity::warn,
+                            "Inter-node traffic runs over IB without GPUDirect RDMA");
+  auto& f = sf.finding;
+  f.summary = "NCCL reports GPU Direct RDMA disabled for its HCAs and its " + std::to_string(plain) +
+              " NET/IB channel connection(s) carry no /GDRDMA: the NICs cannot reach GPU memory (nvidia-peermem "
+              "not loaded, no DMA-BUF support), so every inter-node transfer is copied through host memory and "
+              "multi-node collectives run well below the fabric's bandwidth.";
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        "NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"});
+  f.fixes = {{"Load the GPUDirect RDMA module on every node (or use a kernel/driver with DMA-BUF) and check that the "
+              "channels print via NET/IB/<n>/GDRDMA",
+              std::nullopt, "modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", std::nullopt,
+              "reference/nccl_facts.md (NCCL_NET_GDR_LEVEL, NCCL_DMABUF_ENABLE)"}};
+  f.confidence = 0.6;
+  sf.score = 4;  // below every error-level signature (ChildFailedError is 5): only when nothing failed
+  return sf;
+}
+
 struct TimeoutView {
   std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped;
   std::optional<long long> seq, timeout_ms, ran_for_ms;
@@ -351,6 +381,87 @@ std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
   return sf;
 }
 
+// nccl-tests prints the device of every rank ("#  Rank  3 Group  0 Pid ..."). When several processes
+// each call themselves rank 0 and no rank above 0 appears, every process ran its own one-rank test:
+// the binaries were built without MPI=1 and started by mpirun (nccl-tests README, "MPI=1"), so no
+// data crossed between GPUs and the bandwidth says nothing about the system.
+std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
+  if (topo.nccltests_rank0_pids.size() < 2 || topo.nccltests_max_rank != 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.nccl-tests-without-mpi", "config-invalid", core::Severity::error,
+                            "nccl-tests ran one single-rank test per process (built without MPI support)");
+  auto& f = sf.finding;
+  f.summary = std::to_string(topo.nccltests_rank0_pids.size()) +
+              " processes each listed themselves as rank 0 of a one-rank test and no other rank appears: the "
+              "nccl-tests binaries were built without MPI=1, so under mpirun every process runs alone and no "
+              "collective crosses GPUs or nodes (bus bandwidth of a one-rank test is 0 or meaningless).";
+  std::string pids;
+  for (long long p : topo.nccltests_rank0_pids) pids += (pids.empty() ? "" : ", ") + std::to_string(p);
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
+                        "nccl-tests device list: Rank 0 printed by pids " + pids});
+  f.fixes = {{"Rebuild nccl-tests with MPI support and run one process per GPU", std::nullopt,
+              "make MPI=1 MPI_HOME=<path to MPI>; mpirun -np <ranks> ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1",
+              std::nullopt, "NVIDIA/nccl-tests README (MPI)"}};
+  f.confidence = 0.8;
+  sf.score = 50;
+  return sf;
+}
+
+// Every rank of a single-node communicator waits in the very first collective, all finished init,
+// none is behind or missing, and the only transport between them is P2P: nothing on the ranks'
+// side explains the wait, and on one node the data path is the peer-to-peer one. A P2P path the
+// driver offers but that never delivers (GeForce boards advertising unsupported P2P, IOMMU in
+// translated mode, ACS redirecting peer TLPs) hangs exactly here (NCCL troubleshooting guide:
+// ACS, IOMMU). An inference from the job's shape, scored above the bare cascade only.
+std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, ProcessFacts>& ranks,
+                                                       const TopologyFacts& topo) {
+  auto v = timeout_view(ranks);
+  if (v.reporters.size() < 2 || !v.seq || *v.seq > 3) return std::nullopt;
+  if (!v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
+      !v.odd_seq.empty() || !v.non_reporters.empty())
+    return std::nullopt;  // a rank at fault is visible: the cascade names it
+  bool p2p = false;
+  for (const auto& [t, n] : topo.transports) {
+    if (t.rfind("NET", 0) == 0 || t.rfind("CollNet", 0) == 0) return std::nullopt;  // not one node
+    p2p |= t.rfind("P2P", 0) == 0;
+  }
+  if (!p2p) return std::nullopt;
+  std::set<std::string> hosts;
+  for (const auto& [r, p] : ranks) {
+    if (p.host) hosts.insert(*p.host);
+    if (!p.init_complete) return std::nullopt;  // init not seen: the wait may be a slow start
+  }
+  if (hosts.size() != 1) return std::nullopt;
+
+  ScoredFinding sf = scored("triage.p2p-first-collective-hang", "p2p-topology", core::Severity::error,
+                            "All GPUs of one node hang in their first collective over P2P");
+  auto& f = sf.finding;
+  f.summary = "All " + std::to_string(v.reporters.size()) + " ranks on " + *hosts.begin() +
+              " finished NCCL init and then timed out together in the first collective (SeqNum " +
+              std::to_string(*v.seq) + (v.op.empty() ? "" : ", " + v.op) +
+              "); no rank is behind or missing, and NCCL connected them only through P2P. A peer-to-peer path that "
+              "the driver offers but that never delivers hangs exactly here: GPUs without real P2P support (several "
+              "GeForce boards), IOMMU in translated mode, or PCIe ACS redirecting peer traffic. This is an inference "
+              "from the job's shape; the bisection below confirms or clears it.";
+  f.culprit.hosts = {*hosts.begin()};
+  for (const auto& [r, p] : ranks) {
+    if (f.evidence.size() >= 3) break;
+    if (p.timeout_seq)
+      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
+                                                " OpType=" + p.timeout_op.value_or("?")));
+  }
+  std::string ts;
+  for (const auto& [t, n] : topo.transports) ts += (ts.empty() ? "" : ", ") + t;
+  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt, "NCCL transports: " + ts});
+  f.fixes = {{"Run once with P2P disabled: if the job passes, P2P between these GPUs is the fault", "NCCL_P2P_DISABLE=1",
+              std::nullopt, std::nullopt, std::nullopt},
+             {"Check what the platform really allows between the GPUs, and IOMMU/ACS on their PCIe path", std::nullopt,
+              "nvidia-smi topo -p2p r; ncdx doctor", std::nullopt,
+              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS), IOMMU"}};
+  f.confidence = 0.4;
+  sf.score = 40;
+  return sf;
+}
+
 }  // namespace
 
 std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
@@ -358,8 +469,9 @@ std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ra
                                            const TopologyFacts& topo,
                                            const CorrelateOptions& opts) {
   std::vector<ScoredFinding> out;
-  for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), timeout_cascade(ranks),
-                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo)})
+  for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), ib_without_gdr(topo), timeout_cascade(ranks),
+                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo),
+                 p2p_first_collective_hang(ranks, topo), nccltests_without_mpi(topo)})
     if (f) out.push_back(std::move(*f));
   return out;
 }

@@ -229,6 +229,19 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     proc.cuda_driver = *v;
     return FactKind::fact;
   }
+  if (msg.substr(0, 1) == "#" && has(msg, " Group ") && has(msg, " Pid ") && has(msg, " device ")) {
+    auto t = msg.substr(1);
+    while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+    if (t.substr(0, 5) == "Rank ") {
+      auto r = int_after(t, "Rank ");
+      auto pid = int_after(t, " Pid ");
+      if (r && pid) {
+        topo.nccltests_max_rank = std::max(topo.nccltests_max_rank, static_cast<int>(std::min<long long>(*r, 1 << 20)));
+        if (*r == 0 && topo.nccltests_rank0_pids.size() < 64) topo.nccltests_rank0_pids.insert(*pid);
+      }
+      return FactKind::fact;
+    }
+  }
   if (has(msg, "P2P (Peer-to-Peer) GPU Bandwidth Latency Test")) {
     topo.p2p_test = true;
     return FactKind::fact;
@@ -251,6 +264,11 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
   }
   if (has(msg, "NET/IB : Using") || has(msg, "NET/IB: Using")) {
     parse_list_after(msg, "Using", topo.ib_devices);
+    return FactKind::fact;
+  }
+  // Still matched by signatures (an observation of its own); the flag feeds triage.ib-without-gdr.
+  if (has(msg, "GPU Direct RDMA Disabled for HCA")) {
+    topo.gdr_disabled = true;
     return FactKind::fact;
   }
   if (has(msg, "NET/IB : No device found")) {

@@ -80,6 +80,7 @@ struct TopologyFacts {
   bool ib_no_device = false;                // NET/IB : No device found
   bool verbs_missing = false;               // Failed to open libibverbs
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
+  bool gdr_disabled = false;                // NET/IB : GPU Direct RDMA Disabled for HCA (no peermem/DMA-BUF)
   std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
   std::optional<int> max_channels;
   // Transport per connected rank pair (from -> to), from the same channel lines (bounded).
@@ -93,6 +94,11 @@ struct TopologyFacts {
   bool p2p_test = false;
   int p2p_matrix_headers = 0;
   int p2p_rows_after_header = 0;
+  // nccl-tests device list ("#  Rank  0 Group  0 Pid  1234 on host device  0 [0x07] ..."): the pids
+  // that call themselves rank 0 and the highest rank listed. Several rank-0 processes and no other
+  // rank = each process ran its own one-rank test (built without MPI=1, launched by mpirun).
+  std::set<long long> nccltests_rank0_pids;
+  int nccltests_max_rank = -1;
 };
 
 struct InputSummary {

@@ -128,6 +128,67 @@ TEST(TriageCulprits, TheRankThatIsNotWaitingIsTheCulprit) {
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
 }
 
+// A cause that names no rank (nvidia-smi output, a dmesg line) must not inherit the waiting ranks:
+// the ranks reporting the timeout are victims. (Regression: the cascade was looked up by a pointer
+// taken before the findings were sorted, which then named whatever finding took its slot.)
+TEST(TriageCulprits, ARanklessCauseDoesNotBlameTheWaiters) {
+  auto r = triage_text("a.log",
+                       "[rank5]:[E ProcessGroupNCCL.cpp:474] [Rank 5] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=90412, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800418 milliseconds "
+                       "before timing out.\n"
+                       "[rank2]:[E ProcessGroupNCCL.cpp:474] [Rank 2] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=90412, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1800422 milliseconds "
+                       "before timing out.\n"
+                       "Unable to determine the device handle for GPU0000:C1:00.0: Unknown Error\n");
+  EXPECT_EQ(r.verdict.klass, "cuda-hardware");
+  EXPECT_TRUE(r.verdict.culprit.ranks.empty()) << r.verdict.culprit.ranks.front();
+  EXPECT_EQ(r.verdict.culprit.devices, (std::vector<std::string>{"0000:C1:00.0"}));
+}
+
+// With the cascade itself the verdict, its culprits are its own suspects, not a victim of another finding.
+TEST(TriageCulprits, ACascadeWithoutSuspectsNamesNoVictim) {
+  auto r = triage_text("a.log",
+                       "[rank3]:[E ProcessGroupNCCL.cpp:563] [Rank 3] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=25003, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                       "1800081 milliseconds before timing out.\n"
+                       "[rank6]:[E ProcessGroupNCCL.cpp:563] [Rank 6] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=25003, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                       "1800090 milliseconds before timing out.\n"
+                       "[rank3]:[E ProcessGroupNCCL.cpp:577] [Rank 3] Some NCCL operations have failed or timed out. Due "
+                       "to the asynchronous nature of CUDA kernels, subsequent GPU operations might run on "
+                       "corrupted/incomplete data.\n");
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  for (int rank : r.verdict.culprit.ranks) EXPECT_TRUE(rank != 3 && rank != 6) << "victim " << rank << " named";
+}
+
+// torchrun names the first rank that failed; when that rank was not itself waiting in the collective
+// the others time out on, it is the suspect (it exited and left them behind).
+TEST(TriageCulprits, TheExitedRankThatWasNotWaitingIsTheSuspect) {
+  auto r = triage_text("a.log",
+                       "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/mnt/out/meta.json'\n"
+                       "[rank4]:[E ProcessGroupNCCL.cpp:563] [Rank 4] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=15007, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                       "1800104 milliseconds before timing out.\n"
+                       "[rank2]:[E ProcessGroupNCCL.cpp:563] [Rank 2] Watchdog caught collective operation timeout: "
+                       "WorkNCCL(SeqNum=15007, OpType=BROADCAST, NumelIn=1, NumelOut=1, Timeout(ms)=1800000) ran for "
+                       "1800111 milliseconds before timing out.\n"
+                       "Root Cause (first observed failure):\n[0]:\n  time      : 2023-11-08_14:02:17\n"
+                       "  host      : node-a\n  rank      : 0 (local_rank: 0)\n  exitcode  : 1 (pid: 3310)\n");
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
+}
+
+// torchrun's failure block prints the exit code of the rank it names: a cause found in that block
+// (SIGKILL → OOM killer) with no rank of its own belongs to that rank.
+TEST(TriageCulprits, TheLauncherNamesTheRankOfAnUnattributedCause) {
+  auto r = triage_text("a.log",
+                       "Root Cause (first observed failure):\n[0]:\n  time      : 2024-03-01_12:00:00\n"
+                       "  host      : gpu-node-1\n  rank      : 3 (local_rank: 3)\n  exitcode  : -9 (pid: 12345)\n"
+                       "  error_file: <N/A>\n  traceback : Signal 9 (SIGKILL) received by PID 12345\n");
+  EXPECT_EQ(r.verdict.klass, "oom");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{3}));
+}
+
 TEST(TriageCulprits, BothRanksOnOneGpu) {
   auto r = triage_text("a.log", "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000\n");
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0, 1}));
