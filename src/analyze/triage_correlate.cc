@@ -34,7 +34,13 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.severity = sig.severity;
   f.title = sig.title;
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
-  f.summary = knowledge::render_cause(sig, first.fields);
+  // The cause is rendered from the line that fills most of its {fields}: the earliest line of a
+  // signature is often the variant that names nothing (a Ray wrapper of the OOM before the
+  // allocator's own message with the size and GPU).
+  const TriageEvent* richest = &first;
+  for (const auto& ev : h.samples)
+    if (ev.fields.size() > richest->fields.size()) richest = &ev;
+  f.summary = knowledge::render_cause(sig, richest->fields);
   // A line can name other ranks: the other side of a failed exchange ("while rank 0 has ..."), the
   // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail,
   // the two ranks sharing one GPU.
