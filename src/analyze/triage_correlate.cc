@@ -34,7 +34,13 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.severity = sig.severity;
   f.title = sig.title;
   const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
-  f.summary = knowledge::render_cause(sig, first.fields);
+  // The cause is rendered from the line that fills most of its {fields}: the earliest line of a
+  // signature is often the variant that names nothing (a Ray wrapper of the OOM before the
+  // allocator's own message with the size and GPU).
+  const TriageEvent* richest = &first;
+  for (const auto& ev : h.samples)
+    if (ev.fields.size() > richest->fields.size()) richest = &ev;
+  f.summary = knowledge::render_cause(sig, richest->fields);
   // A line can name other ranks: the other side of a failed exchange ("while rank 0 has ..."), the
   // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail,
   // the two ranks sharing one GPU.
@@ -56,9 +62,18 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
     for (const char* k : {"peer", "peer_ip", "remote"})
       if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty())
         peers.insert(it->second.substr(0, it->second.find('<')));  // NCCL prints peers as host<port>
+  // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
+  // mpirun's "process rank 5 ... on node node3"); the launcher's own host is not the culprit's.
+  std::set<std::string> failed_nodes;
+  for (const auto& ev : h.samples)
+    if (ev.fields.count("failed_rank"))
+      if (auto it = ev.fields.find("node"); it != ev.fields.end() && !it->second.empty())
+        failed_nodes.insert(it->second);
   if (sig.role == Role::symptom && !peers.empty()) {
     f.culprit.hosts.assign(peers.begin(), peers.end());
     f.culprit.ranks.clear();
+  } else if (!failed_nodes.empty()) {
+    f.culprit.hosts.assign(failed_nodes.begin(), failed_nodes.end());
   } else {
     f.culprit.hosts.assign(h.hosts.begin(), h.hosts.end());
     if (!peers.empty()) f.culprit.component = "link to " + *peers.begin();

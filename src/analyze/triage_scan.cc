@@ -132,6 +132,20 @@ bool mid_sentence(std::string_view line) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ')' || c == ',' || c == '.' || c == ':' ||
          c == ';' || c == '\'' || c == '"' || c == ']';
 }
+// Whether an unprefixed line after a glog error line is part of that message. PyTorch continues a
+// C++ exception on "frame #N" lines, "Exception raised from …", the NCCL result name and "Last error:"
+// followed by NCCL's own text; a line that starts a new sentence of its own (another tool's output
+// pasted below: nvidia-smi, a kernel line) is not, and must not take the rank of the line above.
+bool continues_message(std::string_view line, bool after_last_error) {
+  // (Indentation says nothing here: a pasted log is often indented as a whole.)
+  if (after_last_error || line.empty() || mid_sentence(line)) return true;
+  for (std::string_view start : {"Exception raised from", "frame #", "what()", "Last error", "Traceback",
+                                 "terminate called", "Error ", "Cuda failure", "NCCL ", "Process group"})
+    if (line.substr(0, start.size()) == start) return true;
+  // "ncclUnhandledCudaError: Call to CUDA function failed." and friends.
+  return line.size() > 5 && line.substr(0, 4) == "nccl" && line[4] >= 'A' && line[4] <= 'Z';
+}
+
 }  // namespace
 
 void Scanner::feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
@@ -143,12 +157,14 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     // An error line of glog or a logger may continue on unprefixed lines (PyTorch prints a C++
     // exception's "what()" and "Exception raised from ..." frames after the glog prefix).
     carry.continues = p.level >= LineLevel::warn && (p.rank || p.host || p.pid);
+    carry.after_last_error = false;
     if (carry.continues) {  // (not on the hot path: INFO lines and lines without identity skip it)
       carry.who = {p.rank, p.host, p.pid, p.cuda_dev, p.epoch ? p.epoch : p.clock, p.epoch.has_value(), p.time_text};
       carry.last = lineno;
       carry.span = 0;
     }
-  } else if (carry.continues && lineno - carry.last <= 1 && carry.span < kContinuationLines) {
+  } else if (carry.continues && lineno - carry.last <= 1 && carry.span < kContinuationLines &&
+             continues_message(p.text, carry.after_last_error)) {
     const Who& w = carry.who;
     p.rank = w.rank;
     p.host = w.host;
@@ -158,6 +174,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     p.time_text = w.time_text;
     carry.last = lineno;
     ++carry.span;
+    carry.after_last_error = core::trim(p.text) == "Last error:";
   } else if (carry.wrap_last == lineno - 1 && carry.wrap_piece >= kMinWrappedLine && mid_sentence(p.text)) {
     // The rest of a line the terminal cut at its width: it starts mid-word or mid-sentence
     // (a new message would start with a capital, a space or a prefix).
@@ -244,7 +261,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   }
   for (const auto& m : matches_) carry.wrap_sigs.push_back(m.index);
   carry.wrap_last = lineno;
-  carry.wrap_piece = text.size();
+  carry.wrap_piece = line.size();  // the terminal wrapped the whole line, prefix included
 }
 
 // Appends to matches_ the signatures that match the previous pieces joined to `text` but no piece

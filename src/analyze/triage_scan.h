@@ -55,6 +55,7 @@ class Scanner {
   struct Carry {
     Who who;
     bool continues = false;
+    bool after_last_error = false;  // the previous continuation line was PyTorch's "Last error:"
     long long last = 0;
     int span = 0;
     long long wrap_line = 0;         // first line of the pieces in wrap_text

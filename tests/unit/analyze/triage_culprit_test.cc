@@ -1,5 +1,5 @@
-// Culprits of whole pasted reports (tests/data/triage/incidents/frameworks.jsonl): the verdict's
-// rank/device must be the one that failed, never a rank that was only waiting. Pins two
+// Culprits and causes of whole pasted reports (tests/data/triage/incidents/frameworks.jsonl): the
+// verdict's rank/device must be the one that failed, never a rank that was only waiting. Pins two
 // correlation rules: the timeout cascade is looked up after the findings are sorted (a pointer
 // taken before named whatever finding moved into its slot, e.g. a waiting rank's watchdog line),
 // and a verdict without a rank borrows the ranks of the other failures of its class.
@@ -55,6 +55,14 @@ TEST(TriageCulprit, OomWithoutRankDoesNotBlameAWaitingRank) {
   auto r = triage_incident("verl-actor-update-cuda-oom");
   EXPECT_EQ(r.verdict.klass, "oom");
   EXPECT_FALSE(has(r.verdict.culprit.ranks, 6)) << "rank 6 only waited";
+}
+
+// The OOM's first line is Ray's wrapper (no size); the cause is rendered from the allocator's own
+// line further down, which names the size and the GPU.
+TEST(TriageCulprit, CauseIsRenderedFromTheLineThatNamesTheSize) {
+  auto r = triage_incident("verl-actor-update-cuda-oom");
+  EXPECT_NE(r.verdict.summary.find("9.28 GiB"), std::string::npos) << r.verdict.summary;
+  EXPECT_EQ(r.verdict.summary.find("allocate ?"), std::string::npos) << r.verdict.summary;
 }
 
 // A verdict that names its rank keeps it: lending applies only when the verdict has none.

@@ -189,6 +189,31 @@ TEST(TriageCulprits, TheLauncherNamesTheRankOfAnUnattributedCause) {
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{3}));
 }
 
+// srun/mpirun name the node of the task they saw die; that node is the culprit host, not the host
+// of the lines around the launcher's message.
+TEST(TriageCulprits, TheLauncherNamesTheNodeOfTheDeadTask) {
+  auto r = triage_text("a.log",
+                       "0: node0:40212:40719 [2] misc/socket.cc:47 NCCL WARN socketProgress: Connection closed by "
+                       "remote peer node3<48113>\n"
+                       "srun: error: node3: task 5: Killed\n");
+  EXPECT_EQ(r.verdict.klass, "oom");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{5}));
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"node3"}));
+}
+
+// PyTorch continues an NCCL error on unprefixed lines ("ncclXxx:", "Last error:", NCCL's text); those
+// belong to the rank of the glog line above. Another tool's output pasted below does not.
+TEST(TriageCulprits, OnlyAMessagesOwnContinuationTakesTheRankAbove) {
+  auto r = triage_text("a.log",
+                       "[rank3]:[E ProcessGroupNCCL.cpp:1275] NCCL error in: ProcessGroupNCCL.cpp:1275, invalid "
+                       "usage, NCCL version 2.19.3\n"
+                       "ncclInvalidUsage: This usually reflects invalid usage of NCCL library.\n"
+                       "Last error:\n"
+                       "Duplicate GPU detected : rank 3 and rank 1 both on CUDA device 1a000\n");
+  EXPECT_EQ(r.verdict.klass, "config-invalid");
+  EXPECT_EQ(r.verdict.evidence.front().rank, 3);
+}
+
 TEST(TriageCulprits, BothRanksOnOneGpu) {
   auto r = triage_text("a.log", "Duplicate GPU detected : rank 0 and rank 1 both on CUDA device 2000\n");
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0, 1}));
