@@ -249,7 +249,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   }
   if (wrapped && carry.wrap_pieces < kMaxWrapPieces && carry.wrap_text.size() <= kMaxWrapBytes) {
     ++carry.wrap_pieces;  // the chains already hold this piece
-  } else if (text.size() < kMinWrappedLine) {  // too short to have been cut by a wrap
+  } else if (line.size() < kMinWrappedLine) {  // too short to have been cut by a wrap
     carry.wrap_last = 0;
     return;
   } else {
