@@ -15,6 +15,7 @@ namespace {
 using scan::Cursor;
 using scan::is_alpha;
 using scan::is_digit;
+using scan::source_token;
 
 struct State {
   LinePrefix& out;
@@ -50,18 +51,6 @@ LineLevel level_from_glog(char c) {
     case 'F': return LineLevel::fatal;
     default: return LineLevel::unknown;
   }
-}
-
-// "<file>:<line>" token (no spaces): "ProcessGroupNCCL.cpp:629", "transport/net_ib.cc:1695".
-bool source_token(Cursor& c, std::string_view& tok) {
-  std::size_t start = c.i, j = c.i;
-  while (j < c.s.size() && c.s[j] != ' ' && c.s[j] != ']' && c.s[j] != ':') ++j;
-  if (j == start || j + 1 >= c.s.size() || c.s[j] != ':' || !is_digit(c.s[j + 1])) return false;
-  ++j;
-  while (j < c.s.size() && is_digit(c.s[j])) ++j;
-  tok = c.s.substr(start, j - start);
-  c.i = j;
-  return true;
 }
 
 // After "host:pid:tid " or "[dev] ": [dev] [ms] [file:line [(func)]] NCCL LEVEL msg

@@ -6,18 +6,7 @@ namespace {
 using scan::Cursor;
 using scan::is_alpha;
 using scan::is_digit;
-
-// "<file>:<line>" (no spaces), as in log_line.cc.
-bool source_token(Cursor& c, std::string_view& tok) {
-  std::size_t start = c.i, j = c.i;
-  while (j < c.s.size() && c.s[j] != ' ' && c.s[j] != ']' && c.s[j] != ':') ++j;
-  if (j == start || j + 1 >= c.s.size() || c.s[j] != ':' || !is_digit(c.s[j + 1])) return false;
-  ++j;
-  while (j < c.s.size() && is_digit(c.s[j])) ++j;
-  tok = c.s.substr(start, j - start);
-  c.i = j;
-  return true;
-}
+using scan::source_token;
 
 // A dotted logger name ("torch.distributed.elastic.multiprocessing.api", "root", "vllm.engine").
 std::size_t logger_name_end(const Cursor& c) {

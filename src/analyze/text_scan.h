@@ -70,6 +70,19 @@ bool parse_time_of_day(Cursor& c, double& seconds);
 // "YYYY-MM-DD[ T]hh:mm:ss[.frac][Z|+hh:mm|+hhmm]"; epoch seconds, UTC when no zone.
 bool parse_iso_datetime(Cursor& c, double& epoch, double& clock);
 
+// A "<file>:<line>" token (no spaces) at the cursor: "ProcessGroupNCCL.cpp:629",
+// "transport/net_ib.cc:1695" (the source of NCCL WARN, glog and Python logger lines).
+inline bool source_token(Cursor& c, std::string_view& tok) {
+  std::size_t start = c.i, j = c.i;
+  while (j < c.s.size() && c.s[j] != ' ' && c.s[j] != ']' && c.s[j] != ':') ++j;
+  if (j == start || j + 1 >= c.s.size() || c.s[j] != ':' || !is_digit(c.s[j + 1])) return false;
+  ++j;
+  while (j < c.s.size() && is_digit(c.s[j])) ++j;
+  tok = c.s.substr(start, j - start);
+  c.i = j;
+  return true;
+}
+
 // "Jan".."Dec" → 1..12.
 int month_from_abbrev(std::string_view s);
 
