@@ -63,7 +63,8 @@ const std::map<std::pair<std::string, std::string>, const char*> kExpected = {
     {{"journald", "nccl-241"}, "second host"},
     // Wrapping limits: a continuation that starts with "* " reads as a markdown bullet.
     {{"word-wrap-100", "cfg-deepspeed-batch"}, "'* ' continuation"},
-    {{"hard-wrap-80", "ver-net-plugin-libfabric"}, "wrap"},
+    // A hard-wrapped piece that starts "1: cannot open shared object file" reads as srun's label.
+    {{"hard-wrap-80", "ver-net-plugin-libfabric"}, "piece starts with 'N: '"},
 };
 
 TEST(PasteArtefacts, VerdictSurvives) {
