@@ -400,6 +400,16 @@ LinePrefix parse_prefix(std::string_view line) {
     } else if (a == '[') {
       ok = bracket_layer(c, st, layer == 0);
       if (!ok) ok = nccl_line(c, st);  // "[REDACTED]:1234:5678 [0] NCCL ..."
+      std::string_view name;
+      int r;
+      if (!ok && paste::sagemaker_mpi(c, r, name)) {
+        st.rank(r);
+        st.host(name);
+        ok = true;
+      } else if (!ok && outer && paste::kubectl_pod(c, name)) {
+        st.host(name);
+        ok = collector = true;
+      }
     } else if (a == '(') {
       ok = ray_layer(c, st);
     } else {

@@ -179,6 +179,31 @@ bool pdsh_host(Cursor& c, std::string_view& host) {
   return true;
 }
 
+bool kubectl_pod(Cursor& c, std::string_view& pod) {
+  if (c.s.substr(c.i, 5) != "[pod/") return false;
+  std::size_t close = c.s.find(']', c.i);
+  if (close == std::string_view::npos || close - c.i > 256) return false;
+  std::string_view in = c.s.substr(c.i + 5, close - c.i - 5);
+  if (in.empty() || in.find(' ') != std::string_view::npos) return false;
+  pod = in.substr(0, in.find('/'));
+  c.i = close + 1;
+  c.eat(' ');
+  return !pod.empty();
+}
+
+bool sagemaker_mpi(Cursor& c, int& rank, std::string_view& host) {
+  Cursor t = c;
+  int job;
+  if (!t.eat('[') || !t.num(job) || !t.eat(",mpirank:") || !t.num(rank) || !t.eat(',')) return false;
+  std::size_t close = t.s.find(']', t.i);
+  if (close == std::string_view::npos || close - t.i > 64) return false;
+  host = t.s.substr(t.i, close - t.i);
+  t.i = close + 1;
+  if (!t.eat("<stdout>:") && !t.eat("<stderr>:") && !t.eat("<stddiag>:")) return false;
+  c = t;
+  return true;
+}
+
 std::string_view trim_end(std::string_view m) {
   for (;;) {
     std::size_t n = m.size();

@@ -34,6 +34,12 @@ bool compose_service(scan::Cursor& c, std::string_view& name);
 // ("RuntimeError: ", "nvidia-container-cli: ", "GPU0: ", "mlx5: ") is not a host.
 bool pdsh_host(scan::Cursor& c, std::string_view& host);
 
+// kubectl logs --prefix "[pod/trainer-worker-0/pytorch] ": the pod (a host of its own).
+bool kubectl_pod(scan::Cursor& c, std::string_view& pod);
+
+// SageMaker's mpirun tag "[1,mpirank:3,algo-2]<stderr>:": the rank and the host.
+bool sagemaker_mpi(scan::Cursor& c, int& rank, std::string_view& host);
+
 // The message without what a paste leaves at its end: trailing blanks, "**", backticks, Ray's
 // " [repeated 7x across cluster]".
 std::string_view trim_end(std::string_view m);

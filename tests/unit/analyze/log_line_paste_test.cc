@@ -191,3 +191,15 @@ TEST(PastePrefix, VllmWorkerNames) {
   auto d = parse_prefix("(EngineCore_0 pid=5) x");
   EXPECT_FALSE(d.rank);
 }
+
+TEST(PastePrefix, KubectlPodAndSageMaker) {
+  auto k = parse_prefix("[pod/trainer-worker-1/pytorch] [rank9]:[E501 12:00:00.100 ProcessGroupNCCL.cpp:629] [Rank 9] x");
+  EXPECT_EQ(k.host, "trainer-worker-1");
+  EXPECT_EQ(k.rank, 9);
+  EXPECT_EQ(k.message, "x");
+  auto m = parse_prefix("[1,mpirank:3,algo-2]<stderr>:algo-2:88:99 [3] NCCL WARN x");
+  EXPECT_EQ(m.rank, 3);
+  EXPECT_EQ(m.host, "algo-2");
+  EXPECT_TRUE(m.nccl);
+  EXPECT_EQ(m.message, "x");
+}

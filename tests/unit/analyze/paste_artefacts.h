@@ -162,6 +162,9 @@ inline std::vector<Artefact> artefacts() {
        }},
       {"raylet", false, [](const std::string& l) { return each_line(l, [](auto& s, auto) { return "(raylet, ip=10.0.0.1) " + s; }); }},
       {"docker-compose", false, [](const std::string& l) { return each_line(l, [](auto& s, auto) { return "worker-1  | " + s; }); }},
+      {"kubectl-prefix", false, [](const std::string& l) {
+         return each_line(l, [](auto& s, auto) { return "[pod/trainer-worker-0/pytorch] " + s; });
+       }},
       {"pdsh", false, [](const std::string& l) { return each_line(l, [](auto& s, auto) { return "worker-1: " + s; }); }},
       {"journald", false, [](const std::string& l) {
          return each_line(l, [](auto& s, auto) { return "Nov 30 10:00:00 gpu-node-1 python[1234]: " + s; });
