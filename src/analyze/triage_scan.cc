@@ -175,6 +175,16 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     carry.last = lineno;
     ++carry.span;
     carry.after_last_error = core::trim(p.text) == "Last error:";
+  } else if (carry.wrap_last == lineno - 1 && carry.wrap_pieces == 1 && carry.wrap_piece >= kMinWrappedLine &&
+             prefix_spans_wrap(carry, line)) {
+    // The terminal cut the line inside its prefix ("... NCCL WAR" / "N NET/IB: ..."): the prefix
+    // read across both pieces names the process, for this piece and the joined line.
+    const Who& w = carry.wrap_who;
+    p.rank = w.rank;
+    p.host = w.host;
+    p.pid = w.pid;
+    p.cuda_dev = w.cuda_dev;
+    carry.continues = false;
   } else if (carry.wrap_last == lineno - 1 && carry.wrap_piece >= kMinWrappedLine && mid_sentence(p.text)) {
     // The rest of a line the terminal cut at its width: it starts mid-word or mid-sentence
     // (a new message would start with a capital, a space or a prefix).
@@ -262,6 +272,24 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   for (const auto& m : matches_) carry.wrap_sigs.push_back(m.index);
   carry.wrap_last = lineno;
   carry.wrap_piece = line.size();  // the terminal wrapped the whole line, prefix included
+}
+
+// Whether the previous line's prefix continues on this piece (a hard wrap inside it): the
+// previous line joined to this one parses to a longer prefix that names more of the process.
+// Then the first piece's identity is completed in carry.wrap_who.
+bool Scanner::prefix_spans_wrap(Carry& carry, std::string_view line) {
+  joined_.assign(carry.wrap_text).append(line);
+  LinePrefix q = parse_prefix(joined_);
+  const std::size_t head = q.message.empty() ? joined_.size() : static_cast<std::size_t>(q.message.data() - joined_.data());
+  Who& w = carry.wrap_who;
+  if (head <= carry.wrap_text.size() || (!q.host && !q.rank && !q.pid) ||
+      (q.host == w.host && q.rank == w.rank && q.pid == w.pid))
+    return false;
+  if (q.rank) w.rank = q.rank;
+  if (q.host) w.host = q.host;
+  if (q.pid) w.pid = q.pid;
+  if (q.cuda_dev) w.cuda_dev = q.cuda_dev;
+  return true;
 }
 
 // Appends to matches_ the signatures that match the previous pieces joined to `text` but no piece

@@ -75,6 +75,7 @@ class Scanner {
   void feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
                  std::vector<TriageEvent>* new_events);
   void match_wrapped(Carry& carry, std::string_view text);
+  bool prefix_spans_wrap(Carry& carry, std::string_view line);
   void emit_matches(std::size_t file, long long lineno, std::string_view line, const Who& who, ProcessFacts& proc,
                     std::size_t from, std::size_t to, std::vector<TriageEvent>* new_events, int floor = -1);
   void process_key(const LinePrefix& p, std::size_t file, std::string& out) const;

@@ -188,3 +188,15 @@ TEST(PasteScan, CarriageReturns) {
   ASSERT_TRUE(ev);
   EXPECT_EQ(ev->rank, 1);
 }
+
+// A terminal cut inside the NCCL prefix ("... NCCL WAR" / "N NET/IB: ..."): the host comes from
+// the prefix read across both pieces.
+TEST(PasteScan, HardWrapInsidePrefixKeepsHost) {
+  const std::string log =
+      "[2025-02-11 08:44:01] h100-017:55210:55311 [4] transport/net_ib.cc:2331 NCCL WAR\n"
+      "N NET/IB: Got completion from peer 10.12.0.45<59134> with status=12 opcode=0 len\n"
+      "=0 vendor err 129 (Send) localGid ::ffff:10.12.0.17 remoteGids::ffff:10.12.0.45\n";
+  auto r = ncdx::testing::triage_text("x.log", log);
+  EXPECT_EQ(r.verdict.klass, "network-ib");
+  EXPECT_EQ(r.verdict.culprit.hosts, std::vector<std::string>{"h100-017"});
+}
