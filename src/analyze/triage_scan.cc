@@ -198,16 +198,28 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     carry.continues = false;
   }
 
-  process_key(p, file, key_);
-  auto it = result_.processes.find(key_);
-  if (it == result_.processes.end()) {
-    if (result_.processes.size() >= opts_.max_processes) key_ = "overflow";
-    it = result_.processes.try_emplace(key_).first;
-    auto& pf = it->second;
-    pf.host = p.host ? p.host : h.host;
-    pf.pid = p.pid ? p.pid : h.pid;
+  ProcessFacts* known = nullptr;
+  const auto& line_host = p.host ? p.host : h.host;
+  const auto line_pid = p.pid ? p.pid : h.pid;
+  if (line_host && line_pid)
+    if (auto c = pid_index_.find(*line_pid); c != pid_index_.end() && c->second.first == *line_host)
+      known = c->second.second;
+  if (!known) {
+    process_key(p, file, key_);
+    auto slot = proc_index_.find(key_);
+    if (slot == proc_index_.end()) {
+      if (result_.processes.size() >= opts_.max_processes) key_ = "overflow";
+      auto [it, fresh] = result_.processes.try_emplace(key_);
+      if (fresh) {
+        it->second.host = line_host;
+        it->second.pid = line_pid;
+      }
+      slot = proc_index_.emplace(key_, &it->second).first;
+    }
+    known = slot->second;
+    if (line_host && line_pid && pid_index_.size() < opts_.max_processes) pid_index_[*line_pid] = {*line_host, known};
   }
-  ProcessFacts& proc = it->second;
+  ProcessFacts& proc = *known;
   // Hot path: skip the set insert in the common case (the process writes one file, or the last one).
   if (proc.files.size() < 8 && (proc.files.empty() || *proc.files.rbegin() != result_.input.files[file]))
     proc.files.insert(result_.input.files[file]);
@@ -409,6 +421,8 @@ void Scanner::scan_file(const InputFile& in) {
 }
 
 const ScanResult& Scanner::finish() {
+  proc_index_.clear();  // the merges below erase processes
+  pid_index_.clear();
   // A bare "NCCL version" line or a [rankN]: line lands in a file-level or rank-level process;
   // when the file holds exactly one host:pid process, they are the same process.
   std::map<std::string, std::vector<std::string>> by_file;

@@ -4,6 +4,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "analyze/log_line.h"
@@ -105,6 +106,11 @@ class Scanner {
   std::vector<knowledge::SignatureMatch> matches_;  // reused per line
   std::uint64_t order_ = 0;
   std::string key_;  // process-key buffer reused across lines
+  // Hash index over result_.processes (map nodes are stable): one hash instead of ~log2(n) string
+  // compares of keys that share long prefixes ("gpu-node-03:…"), per line. Cleared by finish().
+  std::unordered_map<std::string, ProcessFacts*> proc_index_;
+  // Lines with a host:pid prefix (most of an NCCL log) skip even that: pid → (host, process).
+  std::unordered_map<long long, std::pair<std::string, ProcessFacts*>> pid_index_;
   std::vector<Carry> carry_;                 // per file
   std::string clean_;                        // the cleaned line (reused)
   std::string joined_;                       // two wrapped lines joined (reused)
