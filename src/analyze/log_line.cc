@@ -20,6 +20,9 @@ using scan::source_token;
 
 struct State {
   LinePrefix& out;
+  // srun --label's task number: the global rank when srun starts one task per GPU, but only the
+  // node's index when it starts one torchrun per node; a rank printed inside ("2: [rank17]:") wins.
+  std::optional<int> task_label;
   void rank(int r) {
     if (!out.rank) out.rank = r;
   }
@@ -417,7 +420,7 @@ LinePrefix parse_prefix(std::string_view line) {
         Cursor t = c;
         int r;
         if (t.num(r, 1, 6) && t.eat(": ")) {
-          st.rank(r);
+          if (!st.task_label) st.task_label = r;
           c = t;
           ok = collector = true;
         }
@@ -503,6 +506,7 @@ LinePrefix parse_prefix(std::string_view line) {
   }
   const std::size_t end = c.i + out.message.size();
   out.text = line.substr(body, end - body);
+  if (!out.rank) out.rank = st.task_label;
   return out;
 }
 

@@ -158,6 +158,9 @@ TEST(ParsePrefix, SlurmLabelAndMpirun) {
   auto s = parse_prefix("3: gpu7:1:2 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>");
   EXPECT_EQ(s.rank, 3);
   EXPECT_TRUE(s.nccl);
+  // srun started one torchrun per node: the label is the node index, the inner prefix the rank.
+  auto nested = parse_prefix("2: [rank17]:[E ProcessGroupNCCL.cpp:1182] [Rank 17] boom");
+  EXPECT_EQ(nested.rank, 17);
   auto padded = parse_prefix(" 12: hello");
   EXPECT_EQ(padded.rank, 12);
   EXPECT_EQ(padded.message, "hello");
