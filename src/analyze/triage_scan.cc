@@ -199,6 +199,11 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   }
 
   ProcessFacts* known = nullptr;
+  // NCCL 2.14-2.21 print "NCCL version x.y.z" with a bare printf (2.22+ too below INFO), once per
+  // process after its own INFO lines (nccl_facts.md §4.2): it belongs to the process of the NCCL
+  // line before it (else two hosts' bare version lines in one paste fall into one unknown process
+  // and their skew is lost).
+  if (unprefixed && carry.last_nccl && p.text.substr(0, 13) == "NCCL version ") known = carry.last_nccl;
   const auto& line_host = p.host ? p.host : h.host;
   const auto line_pid = p.pid ? p.pid : h.pid;
   if (line_host && line_pid)
@@ -220,6 +225,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     if (line_host && line_pid && pid_index_.size() < opts_.max_processes) pid_index_[*line_pid] = {*line_host, known};
   }
   ProcessFacts& proc = *known;
+  if (p.nccl && p.host && p.pid) carry.last_nccl = &proc;
   // Hot path: skip the set insert in the common case (the process writes one file, or the last one).
   if (proc.files.size() < 8 && (proc.files.empty() || *proc.files.rbegin() != result_.input.files[file]))
     proc.files.insert(result_.input.files[file]);
@@ -423,6 +429,7 @@ void Scanner::scan_file(const InputFile& in) {
 const ScanResult& Scanner::finish() {
   proc_index_.clear();  // the merges below erase processes
   pid_index_.clear();
+  for (auto& c : carry_) c.last_nccl = nullptr;
   // A bare "NCCL version" line or a [rankN]: line lands in a file-level or rank-level process;
   // when the file holds exactly one host:pid process, they are the same process.
   std::map<std::string, std::vector<std::string>> by_file;

@@ -67,6 +67,7 @@ class Scanner {
     std::string wrap_cat;            // the pieces joined as they are (hard wrap)
     Who wrap_who;                    // the first piece's prefix
     std::vector<std::size_t> wrap_sigs;  // signatures the pieces matched already
+    ProcessFacts* last_nccl = nullptr;   // process of the last host:pid NCCL line of this file
   };
   static constexpr int kContinuationLines = 64;       // at most this many lines inherit a prefix
   static constexpr std::size_t kMinWrappedLine = 60;  // a shorter line did not reach the wrap width
