@@ -4,6 +4,7 @@
 #include <fstream>
 
 #include "analyze/env_file.h"
+#include <unistd.h>  // getpid: a temp dir per test process
 
 using namespace ncdx;
 
@@ -41,7 +42,7 @@ TEST(EnvFile, NcclConfIsReadVerbatim) {
 }
 
 TEST(EnvFile, PrecedenceEnvThenUserThenSystem) {
-  auto root = std::filesystem::temp_directory_path() / "ncdx_envfile_test";
+  auto root = std::filesystem::temp_directory_path() / ("ncdx_envfile_test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(root);
   std::filesystem::create_directories(root / "etc");
   std::filesystem::create_directories(root / "home/u");

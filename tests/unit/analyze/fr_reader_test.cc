@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "analyze/fr_reader.h"
+#include <unistd.h>  // getpid: a temp dir per test process
 
 namespace ncdx::analyze {
 namespace {
@@ -110,7 +111,7 @@ TEST(FrReader, BadInputIsExit65WithFileName) {
 }
 
 TEST(FrReader, BadFileInDirectoryFailsOrIsSkipped) {
-  auto dir = std::filesystem::temp_directory_path() / "ncdx_fr_reader_test";
+  auto dir = std::filesystem::temp_directory_path() / ("ncdx_fr_reader_test-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   for (int r : {0, 1})
@@ -132,7 +133,7 @@ TEST(FrReader, BadFileInDirectoryFailsOrIsSkipped) {
 }
 
 TEST(FrReader, EnvPrefixPicksTheJob) {
-  auto dir = std::filesystem::temp_directory_path() / "ncdx_fr_reader_env";
+  auto dir = std::filesystem::temp_directory_path() / ("ncdx_fr_reader_env-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   for (int r : {0, 1}) {

@@ -4,11 +4,12 @@
 
 #include <filesystem>
 #include <fstream>
+#include <unistd.h>  // getpid: a temp dir per test process
 
 using namespace ncdx::core;
 
 TEST(FileSystem, ReadsUnderRootAndCannotClimbOut) {
-  auto dir = std::filesystem::temp_directory_path() / "ncdx_fs_test";
+  auto dir = std::filesystem::temp_directory_path() / ("ncdx_fs_test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir / "proc");
   std::ofstream(dir / "proc" / "version") << "Linux 6.1\n";
   FileSystem fs(dir);
@@ -20,7 +21,7 @@ TEST(FileSystem, ReadsUnderRootAndCannotClimbOut) {
 }
 
 TEST(FileSystem, ReadIsBounded) {
-  auto dir = std::filesystem::temp_directory_path() / "ncdx_fs_test2";
+  auto dir = std::filesystem::temp_directory_path() / ("ncdx_fs_test2-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "big") << std::string(10000, 'x');
   FileSystem fs(dir);
@@ -31,7 +32,7 @@ TEST(FileSystem, ReadIsBounded) {
 }
 
 TEST(FileSystem, ReplayedRootSymlinksCannotLeadOutside) {
-  auto dir = std::filesystem::temp_directory_path() / "ncdx_fs_escape";
+  auto dir = std::filesystem::temp_directory_path() / ("ncdx_fs_escape-" + std::to_string(::getpid()));
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir / "etc");
   std::filesystem::create_directories(dir / "sys/devices/x");

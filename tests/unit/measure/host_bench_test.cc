@@ -7,6 +7,7 @@
 #include "measure/checkpoint.h"
 #include "measure/shm_bench.h"
 #include "measure/storage_bench.h"
+#include <unistd.h>  // getpid: a temp dir per test process
 
 using namespace ncdx;
 using namespace ncdx::measure;
@@ -33,7 +34,7 @@ TEST(ShmBench, ReplayedRootIsSkipped) {
 }
 
 TEST(StorageBench, WritesReadsAndCleansUp) {
-  auto dir = std::filesystem::temp_directory_path() / "ncdx_storage_test";
+  auto dir = std::filesystem::temp_directory_path() / ("ncdx_storage_test-" + std::to_string(::getpid()));
   std::filesystem::create_directories(dir);
   auto ms = measure_storage({dir.string(), std::size_t{8} << 20, std::size_t{1} << 20});
   ASSERT_EQ(ms.size(), 2u);
