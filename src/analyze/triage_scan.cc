@@ -153,6 +153,13 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   const auto& h = hints_[file];
   Carry& carry = carry_[file];
   const bool unprefixed = bare(p);
+  // An unprefixed piece takes the process identity of the line it continues.
+  auto take_identity = [](LinePrefix& to, const Who& w) {
+    to.rank = w.rank;
+    to.host = w.host;
+    to.pid = w.pid;
+    to.cuda_dev = w.cuda_dev;
+  };
   if (!unprefixed) {
     // An error line of glog or a logger may continue on unprefixed lines (PyTorch prints a C++
     // exception's "what()" and "Exception raised from ..." frames after the glog prefix).
@@ -166,10 +173,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   } else if (carry.continues && lineno - carry.last <= 1 && carry.span < kContinuationLines &&
              continues_message(p.text, carry.after_last_error)) {
     const Who& w = carry.who;
-    p.rank = w.rank;
-    p.host = w.host;
-    p.pid = w.pid;
-    p.cuda_dev = w.cuda_dev;
+    take_identity(p, w);
     if (w.time) (w.epoch ? p.epoch : p.clock) = w.time;
     p.time_text = w.time_text;
     carry.last = lineno;
@@ -179,20 +183,12 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
              prefix_spans_wrap(carry, line)) {
     // The terminal cut the line inside its prefix ("... NCCL WAR" / "N NET/IB: ..."): the prefix
     // read across both pieces names the process, for this piece and the joined line.
-    const Who& w = carry.wrap_who;
-    p.rank = w.rank;
-    p.host = w.host;
-    p.pid = w.pid;
-    p.cuda_dev = w.cuda_dev;
+    take_identity(p, carry.wrap_who);
     carry.continues = false;
   } else if (carry.wrap_last == lineno - 1 && carry.wrap_piece >= kMinWrappedLine && mid_sentence(p.text)) {
     // The rest of a line the terminal cut at its width: it starts mid-word or mid-sentence
     // (a new message would start with a capital, a space or a prefix).
-    const Who& w = carry.wrap_who;
-    p.rank = w.rank;
-    p.host = w.host;
-    p.pid = w.pid;
-    p.cuda_dev = w.cuda_dev;
+    take_identity(p, carry.wrap_who);
     carry.continues = false;
   } else {
     carry.continues = false;
