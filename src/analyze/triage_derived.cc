@@ -40,6 +40,13 @@ ScoredFinding scored(const char* id, const char* klass, core::Severity severity,
   return sf;
 }
 
+// Evidence that sums up facts of several lines (no single file, line, rank or time to point at).
+core::Evidence summary_evidence(const std::string& text) {
+  core::Evidence e;
+  e.text = text;
+  return e;
+}
+
 core::Evidence fact_evidence(const ProcessFacts& p, const std::string& text) {
   core::Evidence e;
   e.file = p.files.empty() ? std::string() : *p.files.begin();
@@ -114,8 +121,8 @@ std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
   f.summary = "NCCL uses the Socket transport although " + why +
               "; inter-node collectives then run over TCP at a fraction of the IB bandwidth (and time out at scale).";
   std::string ifs = core::join({topo.socket_ifs.begin(), topo.socket_ifs.end()}, " ");
-  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                        "NET/Socket : Using " + ifs + (topo.verbs_missing ? " (Failed to open libibverbs)" : "")});
+  f.evidence.push_back(
+      summary_evidence("NET/Socket : Using " + ifs + (topo.verbs_missing ? " (Failed to open libibverbs)" : "")));
   f.fixes = {{"Install the verbs userspace in the container (rdma-core: libibverbs1, ibverbs-providers) and pass "
               "the devices through (--device=/dev/infiniband, --cap-add=IPC_LOCK, --ulimit memlock=-1)",
               std::nullopt, "apt-get install -y libibverbs1 ibverbs-providers", std::nullopt, std::nullopt},
@@ -145,8 +152,7 @@ std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
               " NET/IB channel connection(s) carry no /GDRDMA: the NICs cannot reach GPU memory (nvidia-peermem "
               "not loaded, no DMA-BUF support), so every inter-node transfer is copied through host memory and "
               "multi-node collectives run well below the fabric's bandwidth.";
-  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                        "NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"});
+  f.evidence.push_back(summary_evidence("NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"));
   f.fixes = {{"Load the GPUDirect RDMA module on every node (or use a kernel/driver with DMA-BUF) and check that the "
               "channels print via NET/IB/<n>/GDRDMA",
               std::nullopt, "modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", std::nullopt,
@@ -368,8 +374,7 @@ std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
   f.summary = "p2pBandwidthLatencyTest printed a matrix header and no row after it: the GPU copy it was timing never "
               "finished. Peer DMA that the driver reports as possible but that never completes points at the PCIe "
               "platform: IOMMU (VT-d/AMD-Vi) in translated mode or ACS redirecting peer traffic through the root complex.";
-  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                        "p2pBandwidthLatencyTest output ends after a matrix header"});
+  f.evidence.push_back(summary_evidence("p2pBandwidthLatencyTest output ends after a matrix header"));
   f.fixes = {{"Disable the IOMMU for peer traffic (kernel iommu=pt, or VT-d off in the BIOS) and disable ACS on the "
               "PCIe switches between the GPUs; rerun the test",
               std::nullopt, "ncdx doctor   # checks IOMMU mode and ACS on GPU paths", std::nullopt,
@@ -396,8 +401,7 @@ std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
               "collective crosses GPUs or nodes (bus bandwidth of a one-rank test is 0 or meaningless).";
   std::string pids;
   for (long long p : topo.nccltests_rank0_pids) pids += (pids.empty() ? "" : ", ") + std::to_string(p);
-  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt,
-                        "nccl-tests device list: Rank 0 printed by pids " + pids});
+  f.evidence.push_back(summary_evidence("nccl-tests device list: Rank 0 printed by pids " + pids));
   f.fixes = {{"Rebuild nccl-tests with MPI support and run one process per GPU", std::nullopt,
               "make MPI=1 MPI_HOME=<path to MPI>; mpirun -np <ranks> ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1",
               std::nullopt, "NVIDIA/nccl-tests README (MPI)"}};
@@ -451,7 +455,7 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
   }
   std::string ts;
   for (const auto& [t, n] : topo.transports) ts += (ts.empty() ? "" : ", ") + t;
-  f.evidence.push_back({"", std::nullopt, std::nullopt, std::nullopt, std::nullopt, "NCCL transports: " + ts});
+  f.evidence.push_back(summary_evidence("NCCL transports: " + ts));
   f.fixes = {{"Run once with P2P disabled: if the job passes, P2P between these GPUs is the fault", "NCCL_P2P_DISABLE=1",
               std::nullopt, std::nullopt, std::nullopt},
              {"Check what the platform really allows between the GPUs, and IOMMU/ACS on their PCIe path", std::nullopt,
