@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
-#include "analyze/fr_reader.h"
+#include "analyze/fr/reader.h"
 
 int main(int argc, char** argv) {
   if (argc < 2) {

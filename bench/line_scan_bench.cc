@@ -5,8 +5,8 @@
 #include <cstdio>
 #include <string_view>
 
-#include "analyze/log_line.h"
-#include "analyze/log_source.h"
+#include "analyze/logs/log_line.h"
+#include "analyze/logs/log_source.h"
 
 namespace {
 

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyze/env_file.h"
-#include "analyze/env_lint.h"
+#include "analyze/config/env_file.h"
+#include "analyze/env/lint.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -6,8 +6,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "analyze/fr_analyze.h"
-#include "analyze/fr_reader.h"
+#include "analyze/fr/analyze.h"
+#include "analyze/fr/reader.h"
+#include "report/fr_summary.h"
 #include "core/json.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
@@ -29,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   dump.ranks.push_back(*d);
   dump.ranks[1].rank = 0;
   a = analyze_fr(dump);
-  (void)format_fr_summary(a);
+  (void)ncdx::report::format_fr_summary(a);
   (void)to_json(a).dump();
   (void)to_json(dump).dump();
   return 0;

@@ -5,9 +5,10 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyze/fr_analyze.h"
-#include "analyze/fr_pickle.h"
-#include "analyze/fr_reader.h"
+#include "analyze/fr/analyze.h"
+#include "analyze/fr/pickle.h"
+#include "analyze/fr/reader.h"
+#include "report/fr_summary.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ncdx::analyze;
@@ -27,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   dump.ranks.push_back(*d);  // two ranks so alignment and mismatch checks run
   dump.ranks[1].rank = 1;
   auto a = analyze_fr(dump);
-  (void)format_fr_summary(a);
+  (void)ncdx::report::format_fr_summary(a);
   (void)to_json(a).dump();
   (void)to_json(dump).dump();
   return 0;

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "analyze/hydra_apply.h"
+#include "analyze/config/hydra_apply.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ncdx::analyze;

@@ -7,8 +7,8 @@
 #include <string>
 #include <string_view>
 
-#include "analyze/line_clean.h"
-#include "analyze/log_line.h"
+#include "analyze/logs/line_clean.h"
+#include "analyze/logs/log_line.h"
 
 namespace {
 bool inside(std::string_view part, std::string_view whole) {

@@ -9,7 +9,7 @@
 #include <cstdlib>
 #include <string>
 
-#include "analyze/log_source.h"
+#include "analyze/logs/log_source.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   // An in-memory file (memfd) reached by path, so LineReader::open runs as on a real file.

@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "analyze/hydra_override.h"
-#include "analyze/run_script.h"
+#include "analyze/config/hydra_override.h"
+#include "analyze/config/run_script.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ncdx::analyze;

@@ -8,9 +8,9 @@
 #include <cstdlib>
 #include <string_view>
 
-#include "analyze/log_source.h"
-#include "analyze/triage_correlate.h"
-#include "analyze/triage_scan.h"
+#include "analyze/logs/log_source.h"
+#include "analyze/triage/verdict.h"
+#include "analyze/triage/scan.h"
 #include "core/finding.h"
 #include "knowledge/signatures.h"
 

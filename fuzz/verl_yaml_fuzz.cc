@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string>
 
-#include "analyze/config_tree.h"
-#include "analyze/verl_compose.h"
+#include "analyze/config/config_tree.h"
+#include "analyze/config/verl_compose.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ncdx;

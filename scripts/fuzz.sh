@@ -7,9 +7,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 secs=${1:-60}
 shift || true
-build=build-fuzz
+# NCDX_FUZZ_BUILD: an existing clang build configured with -DNCDX_FUZZ=ON to reuse (CI fuzzes in
+# its ASan build instead of compiling everything a fourth time).
+build=${NCDX_FUZZ_BUILD:-build-fuzz}
 if [ ! -f "$build/build.ninja" ]; then
-  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  LAUNCHER=""
+  command -v ccache >/dev/null && LAUNCHER="-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache"
+  CC=clang CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo $LAUNCHER \
     -DNCDX_FUZZ=ON -DNCDX_TESTS=OFF -DNCDX_BENCH=OFF >/dev/null
 fi
 cmake --build "$build" -j2

@@ -6,7 +6,8 @@ SUDO=""
 pkgs=(build-essential cmake ninja-build pkg-config git python3 python3-venv
       libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev zlib1g-dev libzstd-dev
       libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-dev
-      zstd gzip hyperfine time iproute2 python3-jsonschema)
+      zstd gzip hyperfine time iproute2 python3-jsonschema ccache binutils debootstrap chromium
+      openmpi-bin libopenmpi-dev nftables groff-base mandoc)  # MPI: bench/tune --backend mpi, doctor --cluster; nftables: the netns fault harness; groff/mandoc: the man page test
 missing=()
 for p in "${pkgs[@]}"; do dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p"); done
 if [ ${#missing[@]} -gt 0 ]; then

@@ -1,5 +1,7 @@
 #include "cli/audit_inputs.h"
 
+#include "core/read_bounded.h"
+
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -9,14 +11,7 @@ extern char** environ;
 namespace ncdx::cli {
 
 core::Result<std::string> read_text_file(const std::string& path, std::size_t max_bytes) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return core::Status::not_found(path + ": cannot open");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  std::string s = ss.str();
-  if (s.size() > max_bytes)
-    return core::Status::bad_input(path + ": larger than " + std::to_string(max_bytes >> 20) + " MiB; not a config or script");
-  return s;
+  return core::read_bounded(path, max_bytes, "not a config or script");
 }
 
 core::Result<AuditInputs> load_audit_inputs(const AuditFlags& f) {
@@ -72,3 +67,4 @@ core::Result<AuditInputs> load_audit_inputs(const AuditFlags& f) {
 }
 
 }  // namespace ncdx::cli
+

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "analyze/env_file.h"
-#include "analyze/hydra_override.h"
-#include "analyze/run_script.h"
+#include "analyze/config/env_file.h"
+#include "analyze/config/hydra_override.h"
+#include "analyze/config/run_script.h"
 #include "core/result.h"
 
 namespace ncdx::cli {

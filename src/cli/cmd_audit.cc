@@ -6,32 +6,31 @@
 #include <iostream>
 #include <tuple>
 
-#include "analyze/audit.h"
-#include "analyze/audit_migrate.h"
-#include "analyze/config_tree.h"
-#include "analyze/env_lint.h"
-#include "analyze/node_shape.h"
-#include "analyze/stack_versions.h"
-#include "analyze/env_recommend.h"
-#include "analyze/model_identify.h"
-#include "analyze/verl_compose.h"
+#include "analyze/audit/audit.h"
+#include "analyze/audit/migrate.h"
+#include "analyze/config/config_tree.h"
+#include "analyze/env/lint.h"
+#include "analyze/config/node_shape.h"
+#include "analyze/compat/stack_versions.h"
+#include "analyze/env/recommend.h"
+#include "analyze/config/model_identify.h"
+#include "analyze/config/verl_compose.h"
 #include "cli/audit_inputs.h"
-#include "cli/audit_render.h"
 #include "cli/command.h"
-#include "cli/env_render.h"
+#include "cli/flag_checks.h"
 #include "core/json.h"
+#include "core/outcome.h"
 #include "core/strings.h"
 #include "core/term.h"
 #include "knowledge/audit_rules.h"
+#include "report/audit_render.h"
 #include "report/context.h"
+#include "report/sanitize.h"
 
 namespace ncdx::cli {
 namespace {
 
-int fail(const core::Status& s) {
-  std::fprintf(stderr, "ncdx audit: %s\n", s.message().c_str());
-  return core::to_int(s.code());
-}
+int fail(const core::Status& s) { return cli::fail("audit", s); }
 
 core::Result<std::map<std::string, double>> parse_thresholds(const std::vector<std::string>& items) {
   std::map<std::string, double> out;
@@ -121,7 +120,7 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
     if (g.json || f.format == "json")
       std::cout << core::dump_json({{"schema", "ncdx.audit-config/1"}, {"config", composed->tree}});
     else
-      std::cout << to_yaml_text(composed->tree);
+      std::cout << report::sanitize_text(report::to_yaml_text(composed->tree));
     return 0;
   }
 
@@ -172,7 +171,7 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
       mi.config_name = in->script->config_name;
       if (!in->script->module.empty()) mi.module = in->script->module;
     }
-    std::cout << analyze::render_migration(mi, **schema);
+    std::cout << report::sanitize_text(analyze::render_migration(mi, **schema));
     return 0;
   }
 
@@ -210,30 +209,30 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
                          {"env_file", f.env_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.env_file)},
                          {"overrides", in->overrides.size()}};
     context["keys_not_in_schema"] = composed->applied.unverified;
-    std::cout << core::dump_json(audit_json(rows, context));
+    std::cout << core::dump_json(report::audit_json(rows, context));
   } else if (f.format == "md") {
-    std::cout << render_audit_md(rows, header);
+    std::cout << report::sanitize_text(report::render_audit_md(rows, header));
   } else {
-    std::cout << render_audit_text(rows, header, core::color_enabled(stdout) && !g.no_color);
+    std::cout << report::sanitize_text(report::render_audit_text(rows, header, core::color_enabled(stdout) && !g.no_color), core::color_enabled(stdout) && !g.no_color);
   }
-  return analyze::audit_exit_code(rows);
+  return core::exit_code_of(rows);
 }
 
 }  // namespace
 
 CLI::App* add_audit(CLI::App& root, const GlobalOptions& global, int& exit_code) {
-  auto* cmd = root.add_subcommand("audit", "audit a verl config/script + env against verl, NCCL and PyTorch facts");
+  auto* cmd = root.add_subcommand("audit");
   static AuditFlags f;
   cmd->add_option("--config", f.config, "verl YAML config (full _generated_ppo_trainer.yaml style or partial)");
   cmd->add_option("--script", f.script, "verl launch script (run_*.sh)");
   cmd->add_option("--verl-version", f.verl, "verl version the run uses (default: newest known, flagged as assumed)");
   cmd->add_option("--nccl-version", f.nccl, "NCCL version (for env rows)");
   cmd->add_option("--torch-version", f.torch, "PyTorch version (timeouts, env rows)");
-  cmd->add_option("--nodes", f.nodes, "nodes available");
-  cmd->add_option("--gpus-per-node", f.gpus_per_node, "GPUs per node available");
+  cmd->add_option("--nodes", f.nodes, "nodes available")->check(integer_in(1, 1000000));
+  cmd->add_option("--gpus-per-node", f.gpus_per_node, "GPUs per node available")->check(integer_in(1, 4096));
   cmd->add_option("--fabric", f.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket");
   cmd->add_option("--from", f.from, "a doctor snapshot/report or `ncdx topo --json` output: GPUs per node and intra-node fabric");
-  cmd->add_option("--gpu-mem-gib", f.gpu_mem_gib, "memory of one GPU in GiB (memory rules)");
+  cmd->add_option("--gpu-mem-gib", f.gpu_mem_gib, "memory of one GPU in GiB (memory rules)")->check(number_in(0.001, 1e6));
   cmd->add_option("--model-size", f.model_size, "model size, e.g. 7B (otherwise inferred from the model path)");
   cmd->add_option("--env-file", f.env_file, "env file (KEY=VALUE lines); also the script's outer environment");
   cmd->add_flag("--no-process-env", f.no_process_env, "leave the process environment out of the env rows");

@@ -1,25 +1,28 @@
 // `ncdx env lint|debug|recommend|docs`: lint an environment (live or --env-file) against the
 // NCCL/PyTorch fact tables, emit the debug block, emit recommendations for a scale tier and fabric,
-// print docs/ENV.md. Logic lives in analyze/env_*; this file parses flags and renders.
+// print docs/ENV.md. Logic lives in analyze/env/, rendering in report/env_*; this file parses flags.
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
-#include "analyze/env_docs.h"
-#include "analyze/env_file.h"
-#include "analyze/env_lint.h"
-#include "analyze/node_shape.h"
-#include "analyze/stack_versions.h"
-#include "analyze/env_recommend.h"
+#include "analyze/config/env_file.h"
+#include "analyze/env/lint.h"
+#include "analyze/config/node_shape.h"
+#include "analyze/compat/stack_versions.h"
+#include "analyze/env/recommend.h"
 #include "cli/command.h"
-#include "cli/env_render.h"
+#include "cli/flag_checks.h"
+#include "core/read_bounded.h"
 #include "core/fs.h"
 #include "core/json.h"
-#include "core/redact.h"
+#include "core/outcome.h"
 #include "core/strings.h"
 #include "core/term.h"
 #include "report/context.h"
+#include "report/env_docs.h"
+#include "report/env_render.h"
+#include "report/sanitize.h"
 
 extern char** environ;
 
@@ -33,19 +36,10 @@ struct EnvOpts {
   bool debug_run = false;
 };
 
-int fail(const core::Status& s) {
-  std::fprintf(stderr, "ncdx env: %s\n", s.message().c_str());
-  return core::to_int(s.code());
-}
+int fail(const core::Status& s) { return cli::fail("env", s); }
 
 core::Result<std::string> read_file(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) return core::Status::not_found(path + ": cannot open");
-  std::ostringstream ss;
-  ss << f.rdbuf();
-  std::string s = ss.str();
-  if (s.size() > (16u << 20)) return core::Status::bad_input(path + ": larger than 16 MiB, not an env file");
-  return s;
+  return core::read_bounded(path, 16u << 20, "not an env file");
 }
 
 std::vector<analyze::EnvSetting> live_env() {
@@ -117,14 +111,10 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
     in.interfaces = fs.list("/sys/class/net");
   }
   auto rows = analyze::lint_env(in);
-  std::string status = analyze::worst_status(rows);
   if (g.json) {
-    nlohmann::json j;
-    j["schema"] = "ncdx.env/1";
-    j["mode"] = "lint";
-    j["context"] = report::make_context({{"nccl", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}},
+    auto context = report::make_context({{"nccl", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}},
                                         !g.no_timestamps);
-    j["input"] = {{"env_file", o.env_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.env_file)},
+    nlohmann::json input = {{"env_file", o.env_file.empty() ? nlohmann::json(nullptr) : nlohmann::json(o.env_file)},
                   {"nccl_version", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)},
                   {"torch_version", torch->has_value() ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr)},
                   {"nccl_version_from", nccl_from.empty() ? nlohmann::json(nullptr) : nlohmann::json(nccl_from)},
@@ -132,30 +122,17 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
                   {"production", in.production},
                   {"config_files", eff.files_read},
                   {"interfaces", in.interfaces}};
-    int pass = 0, warn = 0, fl = 0;
-    nlohmann::json arr = nlohmann::json::array();
-    for (auto r : rows) {
-      (r.status == "FAIL" ? fl : r.status == "WARN" ? warn : pass)++;
-      r.value = core::redact_value(r.parameter, r.value);
-      arr.push_back(analyze::to_json(r));
-    }
-    nlohmann::json sh = nlohmann::json::array();
-    for (const auto& s : eff.shadowed)
-      sh.push_back({{"name", s.name}, {"value", core::redact_value(s.name, s.value)}, {"origin", s.origin}});
-    j["summary"] = {{"status", status}, {"pass", pass}, {"warn", warn}, {"fail", fl}};
-    j["rows"] = arr;
-    j["shadowed"] = sh;
-    std::cout << core::dump_json(j);
+    std::cout << core::dump_json(report::lint_json(rows, eff.shadowed, std::move(input), std::move(context)));
   } else {
-    if (!nccl_from.empty() && nccl_from != "flag") std::cout << "NCCL " << (*nccl)->str() << " (from " << nccl_from << ")\n";
-    if (!torch_from.empty() && torch_from != "flag") std::cout << "PyTorch " << (*torch)->str() << " (from " << torch_from << ")\n";
+    if (!nccl_from.empty() && nccl_from != "flag") std::cout << report::sanitize_text("NCCL " + (*nccl)->str() + " (from " + nccl_from + ")\n");
+    if (!torch_from.empty() && torch_from != "flag") std::cout << report::sanitize_text("PyTorch " + (*torch)->str() + " (from " + torch_from + ")\n");
     if (!nccl->has_value()) std::cout << "NCCL version unknown: version-gated rules judge NCCL " << "2.30.7 (pass --nccl-version)\n";
-    std::cout << render_lint_text(rows, core::color_enabled(stdout) && !g.no_color);
+    std::cout << report::sanitize_text(report::render_lint_text(rows, core::color_enabled(stdout) && !g.no_color), core::color_enabled(stdout) && !g.no_color);
     for (const auto& s : eff.shadowed)
-      std::cout << "note: " << s.origin << " sets " << s.name << " but an earlier source wins (NCCL applies config "
-                   "files with setenv(..., 0))\n";
+      std::cout << "note: " << report::sanitize(s.origin) << " sets " << report::sanitize(s.name)
+                << " but an earlier source wins (NCCL applies config files with setenv(..., 0))\n";
   }
-  return exit_for_status(status);
+  return core::exit_code_of(rows);
 }
 
 int emit_block(const std::vector<analyze::EnvRec>& recs, const EnvOpts& o, const GlobalOptions& g, const std::string& mode,
@@ -164,15 +141,15 @@ int emit_block(const std::vector<analyze::EnvRec>& recs, const EnvOpts& o, const
     nlohmann::json j = {{"schema", "ncdx.env/1"}, {"mode", mode}};
     j["context"] = report::make_context(nlohmann::json::object(), !g.no_timestamps);
     for (auto& [k, v] : extra.items()) j[k] = v;
-    auto b = block_json(recs);
+    auto b = report::block_json(recs);
     j["vars"] = b["vars"];
     j["notes"] = b["notes"];
     std::cout << core::dump_json(j);
     return 0;
   }
-  auto text = render_block(recs, o.format, header);
+  auto text = report::render_block(recs, o.format, header);
   if (!text) return fail(text.status());
-  std::cout << *text;
+  std::cout << report::sanitize_text(*text);
   return 0;
 }
 
@@ -230,20 +207,30 @@ int run_recommend(const EnvOpts& o, const GlobalOptions& g, bool gpus_given) {
 
 CLI::App* add_env(CLI::App& root, const GlobalOptions& global, int& exit_code) {
   static EnvOpts o;
-  auto* cmd = root.add_subcommand("env", "lint an NCCL/PyTorch environment, or emit debug / recommended env blocks");
+  auto* cmd = root.add_subcommand("env");
   cmd->require_subcommand(1);
 
   auto* lint = cmd->add_subcommand("lint", "lint the current environment (or --env-file) for NCCL/PyTorch mistakes");
   lint->add_option("--env-file", o.env_file, "KEY=VALUE file (export prefix, quotes, # comments) instead of the live env");
+  // `ncdx env lint job.env` is the same as --env-file job.env (both at once: usage error).
+  static std::string positional_file;
+  lint->add_option("env_file", positional_file, "the same as --env-file FILE");
   lint->add_option("--nccl-version", o.nccl, "NCCL version the job uses (e.g. 2.21.5)");
   lint->add_option("--torch-version", o.torch, "PyTorch version the job uses (e.g. 2.6.0)");
-  auto* nodes_opt = lint->add_option("--nodes", o.nodes, "nodes in the job (with --fabric)");
-  lint->add_option("--gpus-per-node", o.gpus, "GPUs per node");
+  auto* nodes_opt = lint->add_option("--nodes", o.nodes, "nodes in the job (with --fabric)")->check(integer_in(1, 1000000));
+  lint->add_option("--gpus-per-node", o.gpus, "GPUs per node")->check(integer_in(1, 4096));
   auto* fabric_opt = lint->add_option("--fabric", o.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket");
   lint->add_option("--engine", o.engines, "rollout engine in use: vllm, sglang (repeatable)");
   lint->add_option("--interfaces", o.interfaces, "the node's network interfaces, comma-separated (default: /sys/class/net)");
   lint->add_flag("--debug-run", o.debug_run, "this is a debugging run: verbose logging is not a warning");
   lint->callback([&exit_code, &global, nodes_opt, fabric_opt] {
+    if (!positional_file.empty()) {
+      if (!o.env_file.empty()) {
+        exit_code = fail("env lint", core::Status::usage("give the env file once: as FILE or with --env-file"));
+        return;
+      }
+      o.env_file = positional_file;
+    }
     exit_code = run_lint(o, global, fabric_opt->count() > 0 || nodes_opt->count() > 0);
   });
 
@@ -256,8 +243,8 @@ CLI::App* add_env(CLI::App& root, const GlobalOptions& global, int& exit_code) {
   debug->callback([&exit_code, &global] { exit_code = run_debug(o, global); });
 
   auto* rec = cmd->add_subcommand("recommend", "recommended env for a scale tier and fabric");
-  rec->add_option("--nodes", o.nodes, "number of nodes")->required();
-  auto* gpus_opt = rec->add_option("--gpus-per-node", o.gpus, "GPUs per node (default 8, or the snapshot's count)");
+  rec->add_option("--nodes", o.nodes, "number of nodes")->required()->check(integer_in(1, 1000000));
+  auto* gpus_opt = rec->add_option("--gpus-per-node", o.gpus, "GPUs per node (default 8, or the snapshot's count)")->check(integer_in(1, 4096));
   rec->add_option("--fabric", o.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket (required unless --from gives the node's links)");
   rec->add_option("--from", o.from, "doctor snapshot or `ncdx topo --json` output: GPUs per node and intra-node fabric");
   rec->add_option("--nccl-version", o.nccl, "target NCCL version");
@@ -267,7 +254,7 @@ CLI::App* add_env(CLI::App& root, const GlobalOptions& global, int& exit_code) {
 
   auto* docs = cmd->add_subcommand("docs", "print docs/ENV.md (generated from the env tables)");
   docs->callback([&exit_code] {
-    std::cout << analyze::env_docs_markdown();
+    std::cout << report::env_docs_markdown();
     exit_code = 0;
   });
   return cmd;

@@ -10,7 +10,7 @@
 namespace ncdx::cli {
 
 CLI::App* add_gather(CLI::App& root, const GlobalOptions& global, int& exit_code) {
-  auto* cmd = root.add_subcommand("gather", "collect a support bundle that `ncdx doctor --from` replays");
+  auto* cmd = root.add_subcommand("gather");
   static bool quick = false;
   cmd->add_flag("--quick", quick, "skip per-link counters, P2P matrices and library dlopen");
   cmd->callback([&global, &exit_code] {
@@ -22,14 +22,12 @@ CLI::App* add_gather(CLI::App& root, const GlobalOptions& global, int& exit_code
     }
     std::error_code ec;
     if (global.root != "/" && !std::filesystem::is_directory(global.root, ec)) {
-      std::fprintf(stderr, "ncdx gather: %s: --root is not a directory\n", global.root.c_str());
-      exit_code = core::to_int(core::Exit::not_found);
+      exit_code = fail("gather", core::Status::not_found(global.root + ": --root is not a directory"));
       return;
     }
-    auto s = probe::write_bundle(dir, core::FileSystem(global.root), quick);
+    auto s = probe::write_bundle(dir, core::FileSystem(global.root), quick, global.force);
     if (!s) {
-      std::fprintf(stderr, "ncdx gather: %s\n", s.message().c_str());
-      exit_code = core::to_int(s.code());
+      exit_code = fail("gather", s);
       return;
     }
     std::printf("bundle written to %s (replay: ncdx doctor --from %s)\n", dir.c_str(), dir.c_str());

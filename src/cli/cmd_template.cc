@@ -2,22 +2,22 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analyze/verl_template.h"
+#include "analyze/audit/template.h"
 #include "cli/command.h"
-#include "cli/env_render.h"
+#include "cli/flag_checks.h"
 #include "core/json.h"
 #include "core/strings.h"
 
 namespace ncdx::cli {
 
 CLI::App* add_template(CLI::App& root, const GlobalOptions& global, int& exit_code) {
-  auto* cmd = root.add_subcommand("template", "print a verl run script (env + overrides) for a model size and cluster");
+  auto* cmd = root.add_subcommand("template");
   static analyze::TemplateInput in;
   static std::string verl = "0.7.1", nccl, torch;
   static std::optional<int> nodes;
   cmd->add_option("--model-size", in.size, core::join(analyze::template_sizes(), "|"))->required();
-  cmd->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node (default 8)");
-  cmd->add_option("--nodes", nodes, "nodes (default: the tier's usual count)");
+  cmd->add_option("--gpus-per-node", in.gpus_per_node, "GPUs per node (default 8)")->check(integer_in(1, 4096));
+  cmd->add_option("--nodes", nodes, "nodes (default: the tier's usual count)")->check(integer_in(1, 1000000));
   cmd->add_option("--engine", in.engine, "vllm|sglang (default vllm)");
   cmd->add_option("--strategy", in.strategy, "fsdp|megatron (default: megatron for MoE tiers, else fsdp)");
   cmd->add_option("--fabric", in.fabric, "nvswitch|nvlink|pcie|ib|roce|efa|socket (default: nvswitch on one node, ib otherwise)");
@@ -26,10 +26,7 @@ CLI::App* add_template(CLI::App& root, const GlobalOptions& global, int& exit_co
   cmd->add_option("--nccl-version", nccl, "NCCL version (env block)");
   cmd->add_option("--torch-version", torch, "PyTorch version (env block)");
   cmd->callback([&global, &exit_code] {
-    auto fail = [&](const core::Status& s) {
-      std::fprintf(stderr, "ncdx template: %s\n", s.message().c_str());
-      exit_code = core::to_int(s.code());
-    };
+    auto fail = [&](const core::Status& s) { exit_code = cli::fail("template", s); };
     auto v = core::Version::parse(verl);
     if (!v) return fail(core::Status::usage("--verl-version '" + verl + "': expected a version like 0.7.1"));
     in.verl = *v;

@@ -9,44 +9,57 @@
 #include <iostream>
 #include <sstream>
 
-#include "analyze/topo_checks.h"
-#include "analyze/topo_pick.h"
+#include "analyze/topo/checks.h"
+#include "analyze/topo/pick.h"
+#include "core/read_bounded.h"
+#include "core/strings.h"
 #include "core/finding.h"
 #include "cli/command.h"
 #include "report/topo_report.h"
 #include "core/json.h"
 #include "core/term.h"
 #include "probe/topo_json.h"
+#include "probe/topo_live.h"
 #include "probe/topo_smi_parse.h"
 #include "probe/topo_xml_parse.h"
 #include "report/context.h"
-#include "vendor/dynlib.h"
+#include "report/sanitize.h"
 
 namespace ncdx::cli {
 namespace {
 
 struct TopoOptions {
   std::string smi, xml, from;
+  std::string input;  // positional: which of the three it is, is read from its first byte
   int pick = 0;
 };
 
 constexpr std::size_t kMaxInput = 16u << 20;
 
 core::Result<std::string> read_input(const std::string& path) {
-  std::stringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-  } else {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return core::Status::not_found(path + ": cannot open");
-    ss << f.rdbuf();
-  }
-  std::string s = ss.str();
-  if (s.size() > kMaxInput) return core::Status::bad_input(path + ": larger than 16 MiB, not a topology");
-  return s;
+  return core::read_bounded(path, kMaxInput, "not a topology");
 }
 
-core::Result<probe::TopoMatrix> load(const TopoOptions& o) {
+// `ncdx topo FILE`: NCCL's XML starts with '<', a JSON snapshot with '{', anything else is taken
+// as `nvidia-smi topo -m` text (whose parser names the line it could not read).
+core::Status route_positional(TopoOptions& o) {
+  if (o.input.empty()) return core::Status::ok();
+  if (!o.smi.empty() || !o.xml.empty() || !o.from.empty())
+    return core::Status::usage("give the topology once: as FILE or with --smi/--xml/--from");
+  if (o.input == "-") {
+    o.smi = o.input;
+    return core::Status::ok();
+  }
+  auto text = read_input(o.input);
+  if (!text) return text.status();
+  auto body = core::trim(*text);
+  if (body.starts_with("\xEF\xBB\xBF")) body.remove_prefix(3);
+  (body.starts_with("<") ? o.xml : body.starts_with("{") ? o.from : o.smi) = o.input;
+  return core::Status::ok();
+}
+
+core::Result<probe::TopoMatrix> load(TopoOptions o) {
+  if (auto st = route_positional(o); !st) return st;
   int given = !o.smi.empty() + !o.xml.empty() + !o.from.empty();
   if (given > 1) return core::Status::usage("give only one of --smi, --xml, --from");
   if (!o.smi.empty()) {
@@ -70,46 +83,28 @@ core::Result<probe::TopoMatrix> load(const TopoOptions& o) {
       return core::Status::bad_input(o.from + ": no \"topology\" object (expected a doctor snapshot or `ncdx topo --json` output)");
     return probe::topo_from_json(*topo, o.from);
   }
-  // Live machine: NVML only (never nvidia-smi). The NVML topology probe belongs to doctor.
-  auto nvml = vendor::DynLib::open({"libnvidia-ml.so.1"}, {}, "NCDX_NVML_LIB");
-  if (!nvml.loaded())
-    return core::Status::not_found("no NVIDIA driver (libnvidia-ml.so.1 not found); give --smi FILE or --xml FILE");
-  return core::Status::not_found("reading the live topology through NVML is not available in this build; "
-                                 "give --smi FILE or --xml FILE");
+  return probe::live_topology();  // NVML only (never nvidia-smi)
 }
 
 int run(const TopoOptions& o, const GlobalOptions& g) {
   auto m = load(o);
-  if (!m) {
-    std::fprintf(stderr, "ncdx topo: %s\n", m.status().message().c_str());
-    return core::to_int(m.status().code());
-  }
+  if (!m) return fail("topo", m.status());
   std::optional<analyze::TopoPick> pick;
   if (o.pick) {
     auto p = analyze::pick_gpus(*m, o.pick);
-    if (!p) {
-      std::fprintf(stderr, "ncdx topo: %s\n", p.status().message().c_str());
-      return core::to_int(p.status().code());
-    }
+    if (!p) return fail("topo", p.status());
     pick = std::move(*p);
   }
   auto findings = analyze::topo_findings(*m);
   std::string input = !o.smi.empty() ? o.smi : !o.xml.empty() ? o.xml : o.from;
   if (g.json) {
-    nlohmann::json j;
-    j["schema"] = "ncdx.topo/1";
-    j["context"] = report::make_context(nlohmann::json::object(), !g.no_timestamps);
-    j["input"] = input;
-    j["topology"] = probe::to_json(*m);
-    j["pick"] = pick ? report::pick_json(*m, *pick) : nlohmann::json(nullptr);
-    j["findings"] = nlohmann::json::array();
-    for (const auto& f : findings) j["findings"].push_back(core::to_json(f));
-    std::cout << core::dump_json(j);
+    std::cout << core::dump_json(report::topo_json(*m, input, pick, findings,
+                                                   report::make_context(nlohmann::json::object(), !g.no_timestamps)));
   } else {
     bool color = core::color_enabled(stdout);
-    std::cout << report::render_topology(*m, input, color);
-    std::cout << report::render_topo_findings(findings, color);
-    if (pick) std::cout << "\n" << report::render_pick(*m, *pick);
+    std::cout << report::sanitize_text(report::render_topology(*m, input, color), color);
+    std::cout << report::sanitize_text(report::render_topo_findings(findings, color), color);
+    if (pick) std::cout << "\n" << report::sanitize_text(report::render_pick(*m, *pick));
   }
   // Exit: the findings' code (2 error, 1 warn), at least 1 when the pick carries warnings.
   int code = core::exit_code_for(findings);
@@ -120,8 +115,9 @@ int run(const TopoOptions& o, const GlobalOptions& g) {
 }  // namespace
 
 CLI::App* add_topo(CLI::App& root, const GlobalOptions& global, int& exit_code) {
-  auto* cmd = root.add_subcommand("topo", "show GPU/NIC/CPU topology; pick the best GPU subset and CPU/NIC binding");
+  auto* cmd = root.add_subcommand("topo");
   static TopoOptions o;
+  cmd->add_option("input", o.input, "a topology file, its kind read from its content: nvidia-smi topo -m text, NCCL XML or JSON");
   cmd->add_option("--smi", o.smi, "`nvidia-smi topo -m` output (a file, or - for stdin)");
   cmd->add_option("--xml", o.xml, "NCCL topology XML (NCCL_TOPO_FILE / NCCL_TOPO_DUMP_FILE)");
   cmd->add_option("--from", o.from, "JSON with a \"topology\" object (doctor snapshot, ncdx topo --json)");

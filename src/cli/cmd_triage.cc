@@ -2,12 +2,14 @@
 #include <cstdio>
 #include <iostream>
 
-#include "analyze/log_source.h"
-#include "analyze/fr_analyze.h"
-#include "analyze/triage_correlate.h"
-#include "analyze/triage_fr.h"
-#include "analyze/triage_scan.h"
+#include "analyze/logs/log_source.h"
+#include "analyze/fr/analyze.h"
+#include "analyze/triage/verdict.h"
+#include "analyze/triage/from_fr.h"
+#include "analyze/triage/scan.h"
+#include "analyze/logs/decompress_budget.h"
 #include "cli/command.h"
+#include "cli/flag_checks.h"
 #include "cli/triage_follow.h"
 #include "core/json.h"
 #include "core/log.h"
@@ -16,9 +18,11 @@
 #include "knowledge/embedded.h"
 #include "knowledge/signatures.h"
 #include "report/context.h"
-#include "report/junit.h"
+#include "report/fr_summary.h"
 #include "report/report_dir.h"
+#include "report/triage_files.h"
 #include "report/triage_render.h"
+#include "report/sanitize.h"
 
 namespace ncdx::cli {
 namespace {
@@ -31,18 +35,15 @@ struct TriageOptions {
   std::string fr;  // --fr PATH: Flight Recorder dumps
   bool follow = false;
   double idle = 0;
+  std::string max_decompressed;  // --max-decompressed SIZE
+  bool progress = false;         // --progress
 };
-
-int exit_for(const analyze::TriageResult& r) {
-  if (r.verdict.klass == "none") return 0;
-  return r.verdict.severity >= core::Severity::error ? 2 : r.verdict.severity == core::Severity::warn ? 1 : 0;
-}
 
 // Nothing usable read: the input problems decide between "not found" and "bad input".
 int input_failure_code(const analyze::InputSummary& in) {
   for (const auto& p : in.problems)
-    if (p.code() == core::Exit::bad_input) return 65;
-  return 66;
+    if (p.code() == core::Exit::bad_input) return core::to_int(core::Exit::bad_input);
+  return core::to_int(core::Exit::not_found);
 }
 
 nlohmann::json seen_versions(const analyze::TriageResult& r) {
@@ -58,13 +59,24 @@ nlohmann::json seen_versions(const analyze::TriageResult& r) {
 int run_triage(const TriageOptions& o, const GlobalOptions& g) {
   auto sigs = knowledge::SignatureSet::load_embedded();
   if (!sigs) {
-    std::fprintf(stderr, "ncdx triage: %s\n", sigs.status().message().c_str());
-    return 70;
+    return fail("triage", core::Status::internal(sigs.status().message()));
   }
   if (o.inputs.empty() && o.example.empty() && o.fr.empty()) {
-    std::fprintf(stderr, "ncdx triage: give log files, directories or globs (or - for stdin), or --example\n");
-    return 64;
+    return fail("triage", core::Status::usage("give log files, directories or globs (or - for stdin), or --example"));
   }
+  if (!o.max_decompressed.empty()) {
+    auto b = parse_byte_size(o.max_decompressed);
+    if (!b || *b == 0) {
+      std::fprintf(stderr, "ncdx triage: --max-decompressed '%s': expected a size such as 64G or 512M\n",
+                   report::sanitize(o.max_decompressed).c_str());
+      return 64;
+    }
+    analyze::DecompressBudget budget = analyze::decompress_budget();
+    budget.max_bytes = *b;
+    budget.max_ratio = 0;  // an explicit size is the one limit
+    analyze::set_decompress_budget(budget);
+  }
+  analyze::set_read_progress(o.progress);
   analyze::CorrelateOptions copts;
   copts.expect_timeout_s = o.expect_timeout;
   copts.max_evidence = o.max_evidence;
@@ -74,8 +86,7 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
   if (!o.example.empty()) {
     auto text = knowledge::embedded("incidents/" + o.example + ".log");
     if (!text) {
-      std::fprintf(stderr, "ncdx triage: no bundled incident '%s' (see `ncdx docs` for incidents/*.log)\n", o.example.c_str());
-      return 66;
+      return fail("triage", core::Status::not_found("no bundled incident '" + o.example + "' (see `ncdx docs` for incidents/*.log)"));
     }
     auto file = scanner.add_file("example:" + o.example, {});
     long long n = 0;
@@ -92,8 +103,7 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
   if (!fr_path.empty()) {
     auto dump = analyze::read_fr_path(fr_path);
     if (!dump) {
-      std::fprintf(stderr, "ncdx triage: %s\n", dump.status().message().c_str());
-      return core::to_int(dump.status().code());
+      return fail("triage", dump.status());
     }
     fr = analyze::analyze_fr(*dump);
   }
@@ -113,52 +123,41 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
   auto json = report::triage_json(result, context);
   json["flight_recorder"] = fr ? analyze::to_json(*fr) : nlohmann::json(nullptr);
 
-  if (!g.output.empty()) {
-    std::vector<report::JUnitCase> cases;
-    cases.push_back({"triage", result.verdict.id, result.verdict.klass == "none" ? "PASS" : exit_for(result) == 2 ? "FAIL" : "WARN",
-                     result.verdict.title});
-    for (const auto& f : result.findings)
-      cases.push_back({"triage", f.id, f.severity >= core::Severity::error ? "FAIL" : f.severity == core::Severity::warn ? "WARN" : "PASS", f.title});
-    report::ReportFiles files = {
-        {"report.json", core::dump_json(json)},
-        {"report.html", report::render_triage_html(result)},
-        {"summary.txt", report::render_triage_text(result, false)},
-        {"junit.xml", report::render_junit("ncdx.triage", cases)},
-        {"metrics.prom", "# HELP ncdx_triage_verdict_severity 0 none/info, 1 warn, 2 error, 3 critical\n"
-                         "# TYPE ncdx_triage_verdict_severity gauge\nncdx_triage_verdict_severity{class=\"" +
-                             result.verdict.klass + "\"} " +
-                             std::to_string(result.verdict.klass == "none" ? 0 : static_cast<int>(result.verdict.severity)) + "\n"}};
-    if (auto st = report::write_report_dir(g.output, files, g.force); !st) {
-      std::fprintf(stderr, "ncdx triage: %s\n", st.message().c_str());
-      return core::to_int(st.code());
-    }
-  }
+  if (!g.output.empty())
+    if (auto st = report::write_report_dir(g.output, report::triage_report_files(result, json), g.force); !st)
+      return fail("triage", st);
   if (g.json)
     std::cout << core::dump_json(json);
   else {
-    std::cout << report::render_triage_text(result, core::color_enabled(stdout));
-    if (fr) std::cout << "\nFLIGHT RECORDER\n" << analyze::format_fr_summary(*fr, core::color_enabled(stdout));
+    std::cout << report::sanitize_text(report::render_triage_text(result, core::color_enabled(stdout)), core::color_enabled(stdout));
+    if (fr) std::cout << "\nFLIGHT RECORDER\n" << report::sanitize_text(report::format_fr_summary(*fr, core::color_enabled(stdout)), core::color_enabled(stdout));
   }
   // "Nothing found" is only an answer when everything was read: with unreadable or corrupt parts
   // it is the input's exit code, so a CI gate does not pass on a half-read log.
   if (result.verdict.klass == "none" && !result.input.problems.empty()) return input_failure_code(result.input);
-  return exit_for(result);
+  return core::exit_code_for(report::triage_outcome(result));
 }
 
 }  // namespace
 
 CLI::App* add_triage(CLI::App& root, const GlobalOptions& global, int& exit_code) {
   static TriageOptions o;
-  auto* cmd = root.add_subcommand("triage", "name the failure of a job: class, culprit rank/host, root cause, fix");
+  auto* cmd = root.add_subcommand("triage");
   cmd->add_option("inputs", o.inputs, "log files, directories (recursive), globs, .gz/.zst, or - for stdin");
   cmd->add_option("--example", o.example, "triage a bundled real incident (pytorch-81628, nccl-525, determined-8915)")
       ->expected(0, 1);
   cmd->add_option("--expect-timeout", o.expect_timeout,
-                  "the collective timeout (seconds) you set; a different observed Timeout(ms) is reported");
+                  "the collective timeout (seconds) you set; a different observed Timeout(ms) is reported")
+      ->check(integer_in(1, 1000000000));
   cmd->add_option("--fr", o.fr, "PyTorch Flight Recorder dumps: a file, a directory of nccl_trace_rank_* or a prefix");
   cmd->add_flag("--follow", o.follow, "tail the logs (and new files in directories), alert on each new finding");
-  cmd->add_option("--idle", o.idle, "with --follow: stop after this many seconds without new lines (0 = until Ctrl-C)");
-  cmd->add_option("--max-evidence", o.max_evidence, "evidence lines per finding")->capture_default_str();
+  cmd->add_option("--idle", o.idle, "with --follow: stop after this many seconds without new lines (0 = until Ctrl-C)")
+      ->check(number_in(0, 1e9));
+  cmd->add_option("--max-decompressed", o.max_decompressed,
+                  "decoded bytes read from one .gz/.zst before it is cut off with a warning (default: 64G, "
+                  "or 1000x the compressed size past 256M)");
+  cmd->add_flag("--progress", o.progress, "report long reads on stderr even when it is not a terminal");
+  cmd->add_option("--max-evidence", o.max_evidence, "evidence lines per finding")->capture_default_str()->check(integer_in(0, 100000));
   cmd->callback([cmd, &global, &exit_code] {
     if (cmd->count("--example") > 0 && o.example.empty()) o.example = "pytorch-81628";
     exit_code = run_triage(o, global);

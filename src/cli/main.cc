@@ -7,16 +7,18 @@
 #include <vector>
 
 #include "cli/command.h"
+#include "cli/stderr_filter.h"
+#include "cli/usage.h"
 #include "core/exit_codes.h"
 #include "core/log.h"
-#include "core/strings.h"
 #include "core/term.h"
 #include "core/version.h"
 
 using namespace ncdx;
 
 int main(int argc, char** argv) {
-  CLI::App app{"ncdx — diagnose, audit and tune the collective communication of distributed GPU training"};
+  cli::install_stderr_filter();
+  CLI::App app{"ncdx — diagnose, audit and tune the collective communication of distributed GPU training", "ncdx"};
   app.fallthrough();  // global options may come after the command name
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("ncdx ") + core::kVersion);
@@ -31,26 +33,23 @@ int main(int argc, char** argv) {
   app.add_flag("--no-timestamps", g.no_timestamps, "leave wall-clock times out of reports (reproducible output)");
 
   int exit_code = 0;
-  std::vector<std::string> names;
-  for (const auto& c : cli::commands()) {
-    c.add(app, g, exit_code);
-    names.emplace_back(c.name);
-  }
+  for (const auto& c : cli::commands()) c.add(app, g, exit_code)->description(c.summary)->footer(cli::examples_footer(c.examples));
+  app.footer("\nRun `ncdx help COMMAND` (or ncdx COMMAND --help) for a command's options and examples;\n"
+             "`ncdx help --man` for the whole manual.");
 
-  // A mistyped command gets a suggestion instead of CLI11's generic message.
-  if (argc > 1 && argv[1][0] != '-') {
-    std::string word = argv[1];
-    bool known = false;
-    for (const auto& n : names) known |= n == word;
-    if (!known) {
-      auto guess = core::closest(word, names);
-      std::fprintf(stderr, "ncdx: unknown command '%s'%s (see ncdx --help)\n", word.c_str(),
-                   guess.empty() ? "" : ("; did you mean '" + guess + "'?").c_str());
-      return core::to_int(core::Exit::usage);
-    }
-  }
+  // Unknown commands and flags get "did you mean", a missing subcommand gets its help (usage.h).
+  if (auto code = cli::precheck_usage(app, argc, argv)) return *code;
 
   app.parse_complete_callback([&] {
+    // Runs before the command's callback (CLI11 runs the root's parse-complete callback first).
+    const auto used = app.get_subcommands();  // the command on this command line
+    std::string writers;
+    for (const auto& c : cli::commands())
+      if (c.report_dir) writers += (writers.empty() ? "" : ", ") + std::string(c.name);
+    for (const auto& c : cli::commands())
+      if (!g.output.empty() && !used.empty() && used.front()->get_name() == c.name && !c.report_dir)
+        throw CLI::ValidationError("--output", std::string("`ncdx ") + c.name + "` writes no report directory; use --json > FILE (--output works with " +
+                                   writers + ")");
     core::log::set_level(g.quiet ? core::log::Level::error
                          : g.verbose >= 2 ? core::log::Level::debug
                          : g.verbose == 1 ? core::log::Level::info

@@ -5,13 +5,14 @@
 #include <map>
 #include <set>
 
-#include "analyze/log_line.h"
-#include "analyze/tail.h"
-#include "analyze/triage_scan.h"
+#include "analyze/logs/log_line.h"
+#include "analyze/logs/tail.h"
+#include "analyze/triage/scan.h"
 #include "core/json.h"
 #include "core/term.h"
 #include "report/context.h"
 #include "report/triage_render.h"
+#include "report/sanitize.h"
 
 namespace ncdx::cli {
 
@@ -51,7 +52,7 @@ int run_triage_follow(const std::vector<std::string>& paths, double idle_seconds
         j["type"] = "alert";
         std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
       } else {
-        std::cout << report::render_alert_line(f, color);
+        std::cout << report::sanitize_text(report::render_alert_line(f, color), color);
       }
       std::cout.flush();
     }
@@ -63,7 +64,7 @@ int run_triage_follow(const std::vector<std::string>& paths, double idle_seconds
     j["type"] = "verdict";
     std::cout << j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   } else {
-    std::cout << "\n" << report::render_triage_text(result, color);
+    std::cout << "\n" << report::sanitize_text(report::render_triage_text(result, color), color);
   }
   if (result.verdict.klass == "none") return 0;
   return result.verdict.severity >= core::Severity::error ? 2 : 1;

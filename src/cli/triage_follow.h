@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "analyze/triage_correlate.h"
+#include "analyze/triage/verdict.h"
 #include "cli/command.h"
 #include "knowledge/signatures.h"
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/json.h"
+#include "core/outcome.h"
 
 namespace ncdx::core {
 
@@ -54,12 +55,7 @@ nlohmann::json to_json(const Finding& f) {
 }
 
 int exit_code_for(const std::vector<Finding>& findings) {
-  int code = 0;
-  for (const auto& f : findings) {
-    if (f.severity >= Severity::error) return 2;
-    if (f.severity == Severity::warn) code = 1;
-  }
-  return code;
+  return exit_code_of(findings, [](const Finding& f) { return outcome_of(f.severity); });
 }
 
 }  // namespace ncdx::core

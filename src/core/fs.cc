@@ -1,7 +1,12 @@
 #include "core/fs.h"
 
 #include <algorithm>
-#include <fstream>
+#include <cerrno>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <system_error>
 
 #include "core/strings.h"
@@ -11,6 +16,9 @@ namespace fs = std::filesystem;
 
 FileSystem::FileSystem(fs::path root) : root_(std::move(root)) {
   if (root_.empty()) root_ = "/";
+  auto t = root_.string();
+  while (t.size() > 1 && t.back() == '/') t.pop_back();  // "dir/" and "dir" are the same root
+  root_ = t;
 }
 
 fs::path FileSystem::host_path(std::string_view machine_path) const {
@@ -38,20 +46,68 @@ bool FileSystem::contains(std::string_view path) const {
   return r == rs || r.starts_with(rs.ends_with("/") ? rs : rs + "/");
 }
 
+namespace {
+
+// Opens a file for reading without ever blocking on it: O_NONBLOCK so a FIFO or a device cannot
+// hang doctor/gather (open(2) on a FIFO with no writer blocks without it), O_NOCTTY so a tty
+// never becomes ours. Under a replayed root the kernel resolves the path below the root
+// (openat2 RESOLVE_BENEATH, Linux >= 5.6): a symlink or ".." that leaves it fails with EXDEV.
+int open_for_read(const fs::path& root, bool live, const fs::path& host) {
+  constexpr int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+  if (live) return ::open(host.c_str(), flags);
+  std::string rel = host.lexically_relative(root).string();  // host_path clamped ".." already
+  if (rel.empty()) rel = ".";
+  if (rel.starts_with("..")) {
+    errno = EXDEV;
+    return -1;
+  }
+  int rootfd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (rootfd < 0) return -1;
+  open_how how{};
+  how.flags = flags;
+  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+  long fd = ::syscall(SYS_openat2, rootfd, rel.c_str(), &how, sizeof how);
+  if (fd < 0 && errno == ENOSYS) fd = ::openat(rootfd, rel.c_str(), flags);  // contains() checked
+  int e = errno;
+  ::close(rootfd);
+  errno = e;
+  return static_cast<int>(fd);
+}
+
+}  // namespace
+
 Result<std::string> FileSystem::read(std::string_view path, std::size_t max_bytes) const {
   if (!contains(path)) return Status::not_found(std::string(path) + ": outside the replayed root");
   auto p = host_path(path);
-  std::ifstream in(p, std::ios::binary);
-  if (!in) return Status::not_found(std::string(path) + ": cannot open");
+  int fd = open_for_read(root_, is_live(), p);
+  if (fd < 0) {
+    if (errno == EXDEV) return Status::not_found(std::string(path) + ": outside the replayed root");
+    return Status::not_found(std::string(path) + ": cannot open");
+  }
+  // fstat before reading: regular files only (sysfs and procfs pseudo-files are regular files
+  // too); a FIFO, socket or device in a replayed tree is refused, not read.
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    return Status::not_found(std::string(path) + ": not a regular file");
+  }
   std::string data;
   data.resize(std::min<std::size_t>(max_bytes, 64 * 1024));
   std::size_t used = 0;
-  while (in && used < max_bytes) {
+  bool error = false;
+  while (used < max_bytes) {
     if (used == data.size()) data.resize(std::min(max_bytes, data.size() * 2));
-    in.read(data.data() + used, static_cast<std::streamsize>(data.size() - used));
-    used += static_cast<std::size_t>(in.gcount());
+    auto n = ::read(fd, data.data() + used, data.size() - used);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      error = used == 0;  // sysfs answers EINVAL/EIO on some attributes: unreadable
+      break;
+    }
+    if (n == 0) break;
+    used += static_cast<std::size_t>(n);
   }
-  if (in.bad()) return Status::not_found(std::string(path) + ": read error");
+  ::close(fd);
+  if (error) return Status::not_found(std::string(path) + ": read error");
   data.resize(used);
   return data;
 }

@@ -1,6 +1,7 @@
 #pragma once
-// Secret redaction (DESIGN.md "Secrets"): values of variables whose names look secret never
-// reach any output or bundle.
+// Secret redaction (DESIGN.md "Secrets"), by name AND by value: values of variables whose names
+// look secret, and values shaped like credentials wherever they sit (GitHub/HF/OpenAI/Slack
+// tokens, AWS key ids, URL passwords, Bearer/Basic credentials), never reach any output or bundle.
 #include <map>
 #include <string>
 #include <string_view>
@@ -8,9 +9,12 @@
 namespace ncdx::core {
 
 bool is_secret_name(std::string_view name);
-// Returns "<redacted>" for secret names, the value otherwise.
+// Returns "<redacted>" for secret names, the value with credential-shaped parts redacted otherwise.
 std::string redact_value(std::string_view name, std::string_view value);
-// Redacts NAME=value assignments inside free text (a log line that echoes the env).
+// True when a value holds a credential-shaped part (whatever its name).
+bool looks_secret_value(std::string_view value);
+// Redacts secrets inside free text (a log line that echoes the env): NAME=value, NAME="v",
+// NAME='v', NAME: v, "NAME": "v", and credential-shaped values anywhere.
 std::string redact_text(std::string_view text);
 // The current process environment, filtered to names relevant to NCCL/PyTorch/CUDA/verl and
 // redacted. Everything else is left out: outputs must not leak unrelated env.

@@ -8,7 +8,7 @@
 
 namespace ncdx::core {
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(Exit code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -33,7 +33,7 @@ class Status {
 };
 
 template <class T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : v_(std::move(value)) {}            // NOLINT: implicit by design
   Result(Status status) : v_(std::move(status)) {}     // NOLINT
@@ -52,4 +52,24 @@ class Result {
   std::variant<T, Status> v_;
 };
 
+inline const Status& status_of(const Status& s) { return s; }
+template <class T>
+Status status_of(const Result<T>& r) { return r.status(); }
+
 }  // namespace ncdx::core
+
+// NCDX_TRY(expr, context): evaluates `expr` (a Status or a Result<T>); on error, returns its status
+// from the enclosing function with `context` prefixed, so every level leaves a breadcrumb
+// ("reading run.sh:12: ..."), as NCCLCHECK does in NCCL (src/include/checks.h:107 at v2.21.5-1).
+// NCDX_TRY_ASSIGN(lhs, expr, context): the same for a Result<T>; on success moves its value into lhs.
+#define NCDX_TRY(expr, context)                                                              \
+  do {                                                                                       \
+    auto&& ncdx_try_result_ = (expr);                                                        \
+    if (!ncdx_try_result_) return ::ncdx::core::status_of(ncdx_try_result_).with_context(context); \
+  } while (0)
+#define NCDX_TRY_ASSIGN(lhs, expr, context)                                                     \
+  do {                                                                                          \
+    auto ncdx_try_result_ = (expr);                                                             \
+    if (!ncdx_try_result_) return ncdx_try_result_.status().with_context(context);              \
+    lhs = std::move(*ncdx_try_result_);                                                         \
+  } while (0)

@@ -9,6 +9,10 @@
 namespace ncdx::core {
 
 std::vector<std::string_view> split(std::string_view s, char sep);
+// Words separated by runs of whitespace (no empty words), as a shell or awk splits a line.
+std::vector<std::string_view> split_ws(std::string_view s);
+// Appends code point cp (≤ U+10FFFF) to out as UTF-8.
+void append_utf8(std::string& out, std::uint32_t cp);
 std::string_view trim(std::string_view s);
 std::string to_lower(std::string_view s);
 bool iequals(std::string_view a, std::string_view b);

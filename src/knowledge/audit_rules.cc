@@ -2,17 +2,17 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 
 core::Result<const std::vector<AuditRuleInfo>*> audit_rules() {
   static const core::Result<std::vector<AuditRuleInfo>> parsed = []() -> core::Result<std::vector<AuditRuleInfo>> {
-    auto text = embedded("audit_rules.yaml");
-    if (!text) return core::Status::internal("audit_rules.yaml not embedded");
+    auto doc = load_embedded_yaml("audit_rules.yaml");
+    if (!doc) return doc.status();
     std::vector<AuditRuleInfo> out;
     try {
-      YAML::Node root = YAML::Load(std::string(*text));
+      const YAML::Node& root = *doc;
       for (const auto& n : root["rules"]) {
         AuditRuleInfo r;
         r.id = n["id"].as<std::string>();

@@ -5,7 +5,7 @@
 #include <regex>
 
 #include "core/strings.h"
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 namespace {
@@ -19,13 +19,13 @@ struct Table {
 const Table& table() {
   static const Table t = [] {
     Table t;
-    auto text = embedded("model_families.yaml");
-    if (!text) {
-      t.status = core::Status::internal("model_families.yaml not embedded");
+    auto doc = load_embedded_yaml("model_families.yaml");
+    if (!doc) {
+      t.status = doc.status();
       return t;
     }
     try {
-      YAML::Node root = YAML::Load(std::string(*text));
+      const YAML::Node& root = *doc;
       for (const auto& n : root["models"]) {
         ModelInfo m;
         m.id = n["id"].as<std::string>();

@@ -41,7 +41,7 @@ Measurement checkpoint_measurement(const CheckpointInput& in, const CheckpointEs
   m.value = e.seconds;
   m.expected = in.timeout_s;
   m.pct_of_expected = 100.0 * e.seconds / in.timeout_s;  // share of the timeout budget used
-  m.status = e.seconds >= in.timeout_s ? Status::fail : e.seconds > in.timeout_s / 2 ? Status::warn : Status::pass;
+  m.status = e.seconds >= in.timeout_s ? core::Outcome::fail : e.seconds > in.timeout_s / 2 ? core::Outcome::warn : core::Outcome::pass;
   m.detail = e.basis + "; lower bound (no serialisation cost); expected = the timeout, " + fmt(in.timeout_s) + " s";
   return m;
 }

@@ -1,7 +1,8 @@
 #pragma once
 // How long a checkpoint takes, and whether that exceeds the collective timeout. While one rank
 // writes its checkpoint, the others wait in their next collective; if the write takes longer
-// than the process-group timeout (10 min for NCCL by default, reference/nccl_facts.md §2.3) the
+// than the process-group timeout (10 min for NCCL by default: PyTorch 2.15.0
+// torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp:165 kProcessGroupNCCLDefaultTimeout) the
 // waiting ranks' watchdogs abort the job with a collective timeout that names the wrong ranks.
 //
 // Model: bytes = params x bytes_per_param. The checkpoint is split evenly over `writers` ranks.

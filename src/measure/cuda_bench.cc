@@ -138,7 +138,7 @@ class Bench {
     Measurement m;
     m.id = id, m.title = title, m.unit = "GB/s";
     if (!seconds) {
-      m.status = Status::fail;
+      m.status = core::Outcome::fail;
       m.detail = err;
       return m;
     }
@@ -210,7 +210,7 @@ class Bench {
                    "; no expected value";
       judge(lat, true);
     } else {
-      lat.status = Status::fail;
+      lat.status = core::Outcome::fail;
       lat.detail = lerr;
     }
     r.p2p_latency_us[static_cast<std::size_t>(s.ordinal)][static_cast<std::size_t>(d.ordinal)] = lat.value;

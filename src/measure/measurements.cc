@@ -4,32 +4,21 @@
 
 namespace ncdx::measure {
 
-const char* to_string(Status s) {
-  switch (s) {
-    case Status::pass: return "PASS";
-    case Status::warn: return "WARN";
-    case Status::fail: return "FAIL";
-    case Status::info: return "INFO";
-    case Status::skip: return "SKIP";
-  }
-  return "INFO";
-}
-
 void judge(Measurement& m, bool lower_is_better) {
   if (!m.value) {
     m.pct_of_expected.reset();
-    if (m.status != Status::skip) m.status = Status::skip;
+    if (m.status != core::Outcome::skip) m.status = core::Outcome::skip;
     return;
   }
   if (!m.expected || *m.expected <= 0 || *m.value < 0) {
     m.pct_of_expected.reset();
-    m.status = Status::info;
+    m.status = core::Outcome::info;
     return;
   }
   double pct = lower_is_better ? (*m.value > 0 ? 100.0 * *m.expected / *m.value : 100.0)
                                : 100.0 * *m.value / *m.expected;
   m.pct_of_expected = pct;
-  m.status = pct >= kPassPct ? Status::pass : pct >= kWarnPct ? Status::warn : Status::fail;
+  m.status = pct >= kPassPct ? core::Outcome::pass : pct >= kWarnPct ? core::Outcome::warn : core::Outcome::fail;
 }
 
 Measurement skipped(std::string id, std::string title, std::string unit, std::string why) {
@@ -37,7 +26,7 @@ Measurement skipped(std::string id, std::string title, std::string unit, std::st
   m.id = std::move(id);
   m.title = std::move(title);
   m.unit = std::move(unit);
-  m.status = Status::skip;
+  m.status = core::Outcome::skip;
   m.detail = std::move(why);
   return m;
 }

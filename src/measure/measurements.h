@@ -25,10 +25,10 @@
 #include <optional>
 #include <string>
 
+#include "core/outcome.h"
+
 namespace ncdx::measure {
 
-enum class Status { pass, warn, fail, info, skip };
-const char* to_string(Status s);  // "PASS", "WARN", "FAIL", "INFO", "SKIP"
 
 inline constexpr double kPassPct = 80.0;
 inline constexpr double kWarnPct = 50.0;
@@ -40,7 +40,7 @@ struct Measurement {
   std::string unit;                     // "GB/s", "us", "s"
   std::optional<double> expected;       // same unit; null when the model has no expectation
   std::optional<double> pct_of_expected;
-  Status status = Status::info;
+  core::Outcome status = core::Outcome::info;  // core/outcome.h
   std::string detail;                   // how it was measured / why skipped / what expected means
 };
 

@@ -100,7 +100,7 @@ std::vector<Measurement> measure_nccl_allreduce(const probe::TopoMatrix* topo, c
     m.title = "all-reduce busbw, " + core::human_bytes(static_cast<double>(bytes)) + ", " + std::to_string(n) + " GPUs";
     m.unit = "GB/s";
     if (!err.empty()) {
-      m.status = Status::fail;
+      m.status = core::Outcome::fail;
       m.detail = err;
       out.push_back(m);
       continue;
@@ -113,7 +113,7 @@ std::vector<Measurement> measure_nccl_allreduce(const probe::TopoMatrix* topo, c
     if (e == 0) e = sync();
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / opt.iterations;
     if (e != 0 || s <= 0) {
-      m.status = Status::fail;
+      m.status = core::Outcome::fail;
       m.detail = "all-reduce failed: error " + std::to_string(e);
       out.push_back(m);
       continue;

@@ -1,7 +1,7 @@
 #pragma once
 // Local NCCL all-reduce over all GPUs of this node from one process (ncclCommInitAll through
 // dlopen, vendor/nccl_api.h), float32 sum, out of place, at a few sizes. Reported like
-// nccl-tests: algbw = bytes / time, busbw = algbw x 2(n-1)/n (reference/nccl_facts.md §5), the
+// nccl-tests: algbw = bytes / time, busbw = algbw x 2(n-1)/n (nccl-tests v2.19.6 doc/PERFORMANCE.md:63), the
 // time being the wall-clock mean of `iterations` launches after `warmup`, all streams
 // synchronised. Only the largest size is judged against the topology's NCCL ring expectation
 // (measure/expected.h: nccl_ring_busbw); smaller sizes are latency-bound and reported as INFO.

@@ -52,7 +52,7 @@ Measurement measure_shm_write(const core::FileSystem& fs, const ShmOptions& opt)
       if (w <= 0) {
         int e = errno;
         close(fd);
-        m.status = Status::fail;
+        m.status = core::Outcome::fail;
         m.detail = "write failed after " + core::human_bytes(static_cast<double>(done)) + ": " +
                    std::strerror(e) + " (/dev/shm: " + space + ")";
         return m;

@@ -75,7 +75,7 @@ std::vector<Measurement> measure_storage(const StorageOptions& opt) {
   close(fd);
   if (!synced) {
     unlink(path.c_str());
-    out[0].status = Status::fail;
+    out[0].status = core::Outcome::fail;
     out[0].detail = werr;
     out[1] = skipped(rid, rt, "GB/s", "the write failed");
     return out;
@@ -101,7 +101,7 @@ std::vector<Measurement> measure_storage(const StorageOptions& opt) {
     double rs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     close(fd);
     if (got != bytes) {
-      out[1].status = Status::fail;
+      out[1].status = core::Outcome::fail;
       out[1].detail = "read back " + core::human_bytes(static_cast<double>(got)) + " of " +
                       core::human_bytes(static_cast<double>(bytes));
     } else {

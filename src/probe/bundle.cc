@@ -1,10 +1,11 @@
 // Bundles (`ncdx gather`) and snapshots (`--save`): writing them, and reading them back for
 // `--from`. Both are untrusted input on the way back in: bounded reads, every JSON parse error
 // reported with file and byte offset (exit 65).
-#include <fstream>
+#include <algorithm>
 #include <system_error>
 
-#include "core/atomic_file.h"
+#include "core/redact.h"
+#include "core/safe_write.h"
 #include "core/json.h"
 #include "core/version.h"
 #include "probe/machine_probe.h"
@@ -31,7 +32,19 @@ core::Result<nlohmann::json> read_json(const fs::path& p) {
 
 }  // namespace
 
+core::Result<Inventory> load_from_checked(const fs::path& path, bool quick);
+
+// A snapshot is untrusted: a field of the wrong JSON type anywhere (a number where a string
+// belongs, say) is bad input naming the file, never an internal error.
 core::Result<Inventory> load_from(const fs::path& path, bool quick) {
+  try {
+    return load_from_checked(path, quick);
+  } catch (const nlohmann::json::exception& e) {
+    return core::Status::bad_input(path.string() + ": not an ncdx snapshot (" + e.what() + ")");
+  }
+}
+
+core::Result<Inventory> load_from_checked(const fs::path& path, bool quick) {
   std::error_code ec;
   if (!fs::exists(path, ec)) return core::Status::not_found(path.string() + ": no such file or directory");
   if (!fs::is_directory(path, ec)) {
@@ -116,10 +129,14 @@ core::Result<Inventory> load_from(const fs::path& path, bool quick) {
   return inv;
 }
 
-core::Status write_bundle(const fs::path& dir, const core::FileSystem& src, bool quick) {
-  std::error_code ec;
-  if (fs::exists(dir, ec) && !fs::is_empty(dir, ec))
-    return core::Status::usage(dir.string() + ": exists and is not empty; choose a new bundle directory");
+core::Status write_bundle(const fs::path& dir, const core::FileSystem& src, bool quick, bool force) {
+  // Every byte goes through one directory handle (core/safe_write.h): nothing is created outside
+  // DIR, whatever the traced links say.
+  core::SafeDirOptions so;
+  so.force = force;
+  so.what = "bundle";
+  auto out = core::SafeDir::open(dir, so);
+  if (!out) return out.status().with_context("ncdx gather");
   ReadTrace trace;
   std::string kmsg;
   ProbeOptions opt;
@@ -127,43 +144,48 @@ core::Status write_bundle(const fs::path& dir, const core::FileSystem& src, bool
   opt.trace = &trace;
   opt.kmsg_raw = &kmsg;
   Inventory inv = probe_machine(src, opt);
-  fs::create_directories(dir / "ncdx", ec);
-  if (ec) return core::Status::not_found(dir.string() + ": cannot create (" + ec.message() + ")");
-  auto under = [&](const std::string& machine) { return dir / machine.substr(1); };
+  if (auto s = out->mkdirs("ncdx"); !s) return s;
+  auto rel = [](const std::string& machine) { return machine.substr(1); };
   // Links first (shortest first), each over a real directory at its target, so files written
-  // later through a linked path land where the link points, as on the machine.
+  // later through a linked path land where the link points, as on the machine. A link is
+  // replayed only when its target, resolved by the kernel inside the bundle, stays inside the
+  // bundle; every link (replayed or not) is also kept as data in ncdx/links.json.
   std::vector<std::pair<std::string, std::string>> links(trace.links.begin(), trace.links.end());
   std::sort(links.begin(), links.end(), [](auto& a, auto& b) { return a.first.size() < b.first.size(); });
+  nlohmann::json link_data = nlohmann::json::array();
+  std::size_t refused_links = 0;
   for (const auto& [link, target] : links) {
-    if (target.starts_with("/")) continue;  // sysfs links are relative; absolute ones are not replayed
-    fs::path host = under(link);
-    if (fs::exists(fs::symlink_status(host, ec))) continue;
-    fs::create_directories(host.parent_path(), ec);
-    fs::create_directories(host.parent_path() / target, ec);
-    fs::create_symlink(target, host, ec);
+    bool replayed = false;
+    if (!target.starts_with("/") && !out->exists(rel(link))) {
+      auto r = out->symlink_beneath(rel(link), target);
+      if (!r) return r.status();
+      replayed = *r;
+    }
+    if (!replayed) ++refused_links;
+    link_data.push_back({{"link", link}, {"target", target}, {"replayed", replayed}});
   }
-  for (const auto& [d, entries] : trace.dirs) fs::create_directories(under(d), ec);
+  for (const auto& [d, entries] : trace.dirs) (void)out->mkdirs(rel(d), true);
   int files = 0;
   for (const auto& f : trace.files) {
     if (f == "/dev/kmsg") continue;
     auto content = src.read(f, 1u << 20);
     if (!content) continue;
-    fs::create_directories(under(f).parent_path(), ec);
-    std::ofstream out(under(f), std::ios::binary | std::ios::trunc);
-    out.write(content->data(), static_cast<std::streamsize>(content->size()));
-    if (out) ++files;
+    // procfs text (cmdline, environ-like files) can carry credentials: redacted like the env.
+    if (f.starts_with("/proc/")) *content = core::redact_text(*content);
+    if (out->write(rel(f), *content, true)) ++files;
   }
   // Listed entries nothing was read from (e.g. /sys/kernel/iommu_groups/N, counted only) are
   // recreated as empty directories so the listing replays.
   for (const auto& [d, entries] : trace.dirs)
     for (const auto& e : entries)
-      if (!fs::exists(fs::symlink_status(under(d) / e, ec))) fs::create_directories(under(d) / e, ec);
+      if (!out->exists(rel(d) + "/" + e)) (void)out->mkdirs(rel(d) + "/" + e, true);
   nlohmann::json manifest = {{"schema", "ncdx.bundle/1"},
                              {"tool_version", core::kVersion},
                              {"host", inv.os.hostname ? nlohmann::json(*inv.os.hostname) : nlohmann::json(nullptr)},
                              {"source_root", src.root().string()},
                              {"files", files},
                              {"links", links.size()},
+                             {"links_not_replayed", refused_links},
                              {"note", "sysfs/procfs subset read by ncdx probes; env redacted"}};
   nlohmann::json libs = {{"nccl", nccl_libs_to_json(inv.nccl_libs)}, {"python", nlohmann::json::array()}};
   for (const auto& p : inv.python) libs["python"].push_back({{"name", p.name}, {"version", p.version}, {"site", p.site}});
@@ -175,8 +197,9 @@ core::Status write_bundle(const fs::path& dir, const core::FileSystem& src, bool
            {"libs.json", core::dump_json(libs)},
            {"env.json", core::dump_json(nlohmann::json(inv.env))},
            {"live.json", core::dump_json(live)},
-           {"kmsg.txt", kmsg}}) {
-    if (auto s = core::write_file_atomic(dir / "ncdx" / name, body); !s) return s;
+           {"links.json", core::dump_json(link_data)},
+           {"kmsg.txt", core::redact_text(kmsg)}}) {
+    if (auto s = out->write("ncdx/" + name, body); !s) return s;
   }
   return {};
 }

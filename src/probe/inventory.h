@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -17,10 +18,15 @@ namespace ncdx::probe {
 template <class T>
 using opt = std::optional<T>;
 
-// How a probe source fared. state: "ok", "absent" (library/file not there), "symbol_missing",
-// "failed" (present but the call failed), "skipped" (not attempted, with the reason).
+// How a probe source fared: ok, loaded (a library opened; its calls not judged here), absent
+// (library/file not there), symbol_missing, failed (present but the call failed), skipped (not
+// attempted, with the reason). JSON and text use the lower-case names.
+enum class ProbeState { skipped, ok, loaded, absent, symbol_missing, failed };
+const char* to_string(ProbeState s);
+std::optional<ProbeState> parse_probe_state(std::string_view s);
+
 struct SourceState {
-  std::string state = "skipped";
+  ProbeState state = ProbeState::skipped;
   std::string detail;
 };
 
@@ -61,10 +67,13 @@ struct PciDevice {
   opt<int> cur_width, max_width;
 };
 
-// ACS state of a bridge above a GPU (PCIe extended capability 0x000D).
+// ACS state of a bridge above a GPU (PCIe extended capability 0x000D): absent = no ACS capability.
+enum class AcsState { unreadable, enabled, disabled, absent };
+const char* to_string(AcsState s);
+
 struct AcsBridge {
   std::string bdf;
-  std::string state;              // "enabled", "disabled", "absent" (no ACS capability), "unreadable"
+  AcsState state = AcsState::unreadable;
   opt<int> ctrl;                  // ACS Control register
   std::vector<std::string> below; // GPU/NIC bdfs under this bridge
 };

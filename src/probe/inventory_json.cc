@@ -25,6 +25,42 @@ struct adl_serializer<std::optional<T>> {
 
 namespace ncdx::probe {
 
+namespace {
+constexpr std::pair<ProbeState, const char*> kProbeStates[] = {
+    {ProbeState::skipped, "skipped"}, {ProbeState::ok, "ok"},         {ProbeState::loaded, "loaded"},
+    {ProbeState::absent, "absent"},   {ProbeState::symbol_missing, "symbol_missing"}, {ProbeState::failed, "failed"}};
+constexpr std::pair<AcsState, const char*> kAcsStates[] = {
+    {AcsState::unreadable, "unreadable"}, {AcsState::enabled, "enabled"}, {AcsState::disabled, "disabled"},
+    {AcsState::absent, "absent"}};
+
+template <class E, std::size_t N>
+const char* name_of(const std::pair<E, const char*> (&table)[N], E e) {
+  for (const auto& [v, n] : table)
+    if (v == e) return n;
+  return table[0].second;
+}
+template <class E, std::size_t N>
+E parse_json(const std::pair<E, const char*> (&table)[N], const nlohmann::json& j, const char* what) {
+  const auto& s = j.get_ref<const std::string&>();
+  for (const auto& [v, n] : table)
+    if (s == n) return v;
+  throw nlohmann::json::other_error::create(501, std::string("unknown ") + what + " '" + s + "'", &j);
+}
+}  // namespace
+
+const char* to_string(ProbeState s) { return name_of(kProbeStates, s); }
+const char* to_string(AcsState s) { return name_of(kAcsStates, s); }
+std::optional<ProbeState> parse_probe_state(std::string_view s) {
+  for (const auto& [v, n] : kProbeStates)
+    if (s == n) return v;
+  return std::nullopt;
+}
+
+void to_json(nlohmann::json& j, ProbeState s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, ProbeState& s) { s = parse_json(kProbeStates, j, "probe state"); }
+void to_json(nlohmann::json& j, AcsState s) { j = to_string(s); }
+void from_json(const nlohmann::json& j, AcsState& s) { s = parse_json(kAcsStates, j, "ACS state"); }
+
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(SourceState, state, detail)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Limit, soft, hard)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(OsInfo, hostname, kernel, driver_version, driver_banner,

@@ -51,7 +51,7 @@ KernelLog parse_kernel_log(std::string_view text) {
     }
   }
   log.lines = lines;
-  log.source = {"ok", ""};
+  log.source = {ProbeState::ok, ""};
   return log;
 }
 
@@ -62,7 +62,7 @@ KernelLog probe_kmsg(const SysReader& r, std::string* raw_out) {
     int fd = ::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
       KernelLog log;
-      log.source = {"failed", std::string("/dev/kmsg: ") + std::strerror(errno)};
+      log.source = {ProbeState::failed, std::string("/dev/kmsg: ") + std::strerror(errno)};
       return log;
     }
     // Each read returns one record; EAGAIN marks the end of the buffer. EPIPE means records
@@ -89,7 +89,7 @@ KernelLog probe_kmsg(const SysReader& r, std::string* raw_out) {
     }
     if (origin.empty()) {
       KernelLog log;
-      log.source = {"absent", "no /dev/kmsg or /var/log/dmesg in the replayed tree"};
+      log.source = {ProbeState::absent, "no /dev/kmsg or /var/log/dmesg in the replayed tree"};
       return log;
     }
   }

@@ -25,14 +25,14 @@ std::map<std::string, std::string> live_env() {
 CudaInfo probe_cuda(bool quick) {
   CudaInfo c;
   auto d = vendor::cuda::probe_driver(!quick);
-  c.driver = {d.state, d.detail};
+  c.driver = {parse_probe_state(d.state).value_or(ProbeState::failed), d.detail};
   if (!d.library.empty()) c.driver_library = d.library;
   c.driver_version = d.version;
   c.init_result = d.init_result;
   c.device_count = d.device_count;
   c.peer_access = d.peer;
   auto r = vendor::cuda::probe_runtime();
-  c.runtime = {r.state, r.detail};
+  c.runtime = {parse_probe_state(r.state).value_or(ProbeState::failed), r.detail};
   if (!r.library.empty()) c.runtime_library = r.library;
   c.runtime_version = r.version;
   return c;
@@ -62,27 +62,27 @@ Inventory probe_machine(const core::FileSystem& fs, const ProbeOptions& opt, con
   std::vector<PciDevice> both = inv.pci_gpus;
   both.insert(both.end(), inv.pci_nics.begin(), inv.pci_nics.end());
   if (!inv.pci_gpus.empty()) inv.acs = probe_acs(r, both, inv.acs_source);
-  else inv.acs_source = {"skipped", "no NVIDIA GPU on PCI"};
+  else inv.acs_source = {ProbeState::skipped, "no NVIDIA GPU on PCI"};
   inv.net = probe_net(r);
   inv.ib = probe_ib(r);
 
   if (cap.nvml) inv.nvml = *cap.nvml;
   else if (inv.live || std::getenv("NCDX_NVML_LIB")) inv.nvml = probe_nvml(r, opt.quick);
-  else inv.nvml.source = {"skipped", "replayed tree: NVML is not probed (use a bundle from `ncdx gather`, or NCDX_NVML_LIB)"};
+  else inv.nvml.source = {ProbeState::skipped, "replayed tree: NVML is not probed (use a bundle from `ncdx gather`, or NCDX_NVML_LIB)"};
 
   if (cap.cuda) inv.cuda = *cap.cuda;
   else if (inv.live) inv.cuda = probe_cuda(opt.quick);
-  else inv.cuda.driver = inv.cuda.runtime = {"skipped", "replayed tree: CUDA is probed only on the live machine"};
+  else inv.cuda.driver = inv.cuda.runtime = {ProbeState::skipped, "replayed tree: CUDA is probed only on the live machine"};
 
   if (cap.nccl) {
     inv.nccl_libs = *cap.nccl;
     inv.python = cap.python.value_or(std::vector<PyPackage>{});
-    inv.libs_source = {"ok", "from bundle"};
+    inv.libs_source = {ProbeState::ok, "from bundle"};
   } else {
     auto libs = probe_libs(untraced, inv.env, inv.live && !opt.quick);
     inv.nccl_libs = std::move(libs.nccl);
     inv.python = std::move(libs.python);
-    inv.libs_source = {"ok", inv.live && !opt.quick ? "" : "versions from file names and version strings (no dlopen)"};
+    inv.libs_source = {ProbeState::ok, inv.live && !opt.quick ? "" : "versions from file names and version strings (no dlopen)"};
   }
 
   if (cap.kmsg) {

@@ -37,6 +37,6 @@ Inventory probe_machine(const core::FileSystem& fs, const ProbeOptions& opt, con
 core::Result<Inventory> load_from(const std::filesystem::path& path, bool quick);
 
 // Writes a bundle of what the probes read into `dir` (which must not exist or be empty).
-core::Status write_bundle(const std::filesystem::path& dir, const core::FileSystem& fs, bool quick);
+core::Status write_bundle(const std::filesystem::path& dir, const core::FileSystem& fs, bool quick, bool force = false);
 
 }  // namespace ncdx::probe

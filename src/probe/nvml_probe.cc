@@ -185,12 +185,12 @@ NvmlInfo probe_nvml(const SysReader& sys, bool quick) {
   // NVML stays loaded until exit: unloading it while driver threads live is risky (abi.md §0.6).
   static nv::Api* api = new nv::Api(nv::Api::load());
   if (!api->loaded()) {
-    info.source = {"absent", "libnvidia-ml.so.1 not loadable: " + api->lib().error()};
+    info.source = {ProbeState::absent, "libnvidia-ml.so.1 not loadable: " + api->lib().error()};
     return info;
   }
   info.library = api->lib().path();
   if (!api->nvmlInit_v2) {
-    info.source = {"symbol_missing", "nvmlInit_v2 not exported by " + api->lib().path()};
+    info.source = {ProbeState::symbol_missing, "nvmlInit_v2 not exported by " + api->lib().path()};
     return info;
   }
   auto init = api->call(api->nvmlInit_v2);
@@ -198,7 +198,7 @@ NvmlInfo probe_nvml(const SysReader& sys, bool quick) {
     std::string why = api->error_string(init.code);
     if (init.code == nv::kErrorDriverNotLoaded) why += ": the NVIDIA kernel driver is not loaded";
     if (init.code == nv::kErrorLibRmVersionMismatch) why += ": user-space NVML differs from the kernel module (driver upgraded without reboot?)";
-    info.source = {"failed", "nvmlInit_v2: " + why};
+    info.source = {ProbeState::failed, "nvmlInit_v2: " + why};
     return info;
   }
   char buf[96] = {0};
@@ -209,7 +209,7 @@ NvmlInfo probe_nvml(const SysReader& sys, bool quick) {
   unsigned count = 0;
   auto cc = api->call(api->nvmlDeviceGetCount_v2, &count);
   if (!cc) {
-    info.source = {"failed", "nvmlDeviceGetCount_v2: " + api->error_string(cc.code)};
+    info.source = {ProbeState::failed, "nvmlDeviceGetCount_v2: " + api->error_string(cc.code)};
     api->call(api->nvmlShutdown);
     return info;
   }
@@ -239,7 +239,7 @@ NvmlInfo probe_nvml(const SysReader& sys, bool quick) {
       if (api->call(api->nvmlDeviceGetTopologyCommonAncestor, handles[i], handles[j], &v)) info.topology[i][j] = v;
       if (!quick && api->call(api->nvmlDeviceGetP2PStatus, handles[i], handles[j], 0, &v)) info.p2p[i][j] = v;
     }
-  info.source = {"ok", ""};
+  info.source = {ProbeState::ok, ""};
   api->call(api->nvmlShutdown);
   return info;
 }

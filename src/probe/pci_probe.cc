@@ -88,25 +88,25 @@ std::vector<AcsBridge> probe_acs(const SysReader& r, const std::vector<PciDevice
       auto cfg = r.raw("/sys/bus/pci/devices/" + b + "/config", 4096);
       auto ctrl = cfg ? acs_control_from_config(*cfg) : std::nullopt;
       if (!ctrl) {
-        br.state = "unreadable";
+        br.state = AcsState::unreadable;
         ++unreadable;
       } else if (*ctrl < 0) {
-        br.state = "absent";
+        br.state = AcsState::absent;
         ++read;
       } else {
         br.ctrl = *ctrl;
         // P2P Request Redirect (bit 2), Completion Redirect (3), Egress Control (5) route
         // peer traffic through the root complex.
-        br.state = (*ctrl & 0x2c) ? "enabled" : "disabled";
+        br.state = (*ctrl & 0x2c) ? AcsState::enabled : AcsState::disabled;
         ++read;
       }
     }
   }
   std::vector<AcsBridge> out;
   for (auto& [k, v] : bridges) out.push_back(std::move(v));
-  if (out.empty()) state = {"skipped", "no PCI bridges above GPUs or NICs"};
-  else if (read == 0) state = {"failed", "PCI config space beyond 256 bytes is not readable (needs root)"};
-  else state = {"ok", unreadable ? std::to_string(unreadable) + " bridges unreadable" : ""};
+  if (out.empty()) state = {ProbeState::skipped, "no PCI bridges above GPUs or NICs"};
+  else if (read == 0) state = {ProbeState::failed, "PCI config space beyond 256 bytes is not readable (needs root)"};
+  else state = {ProbeState::ok, unreadable ? std::to_string(unreadable) + " bridges unreadable" : ""};
   return out;
 }
 

@@ -8,7 +8,7 @@
 //    "matrix": [["X", "NV12", null, ...], ...],   // nvidia-smi codes, null = unknown
 //    "notes": ["..."]}
 // Unknown values are null, never 0 or "".
-// topo_from_json also reads the shape doctor's snapshot writes today (analyze/doctor_run.h
+// topo_from_json also reads the shape doctor's snapshot writes today (analyze/doctor/run.h
 // TopoView): {"labels": ["GPU0", "NIC0"], "devices": [bus id | NIC name], "cells": [[code|""]],
 // "cpu_affinity": [...], "numa": [...]}, "" meaning unknown.
 #include <nlohmann/json.hpp>

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "core/ranges.h"
 #include "core/strings.h"
 
 namespace ncdx::probe {
@@ -121,21 +122,7 @@ std::optional<std::vector<int>> parse_cpulist(std::string_view s) {
   return std::vector<int>(cpus.begin(), cpus.end());
 }
 
-std::string format_cpulist(const std::vector<int>& cpus_in) {
-  std::vector<int> cpus = cpus_in;
-  std::sort(cpus.begin(), cpus.end());
-  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(cpus[i]);
-    if (j > i) out += "-" + std::to_string(cpus[j]);
-    i = j + 1;
-  }
-  return out;
-}
+std::string format_cpulist(const std::vector<int>& cpus) { return core::format_ranges(cpus); }
 
 std::optional<std::string> cpumask_to_cpulist(std::string_view mask) {
   // Words are comma separated, most significant first, 32 bits each (Linux cpumask format).

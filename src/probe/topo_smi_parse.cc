@@ -18,18 +18,7 @@ struct Line {
   std::vector<std::string_view> tokens;
 };
 
-std::vector<std::string_view> tokenize(std::string_view s) {
-  std::vector<std::string_view> out;
-  std::size_t i = 0;
-  while (i < s.size()) {
-    while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    std::size_t j = i;
-    while (j < s.size() && !std::isspace(static_cast<unsigned char>(s[j]))) ++j;
-    if (j > i) out.push_back(s.substr(i, j - i));
-    i = j;
-  }
-  return out;
-}
+std::vector<std::string_view> tokenize(std::string_view s) { return core::split_ws(s); }
 
 bool has_index_suffix(std::string_view t, std::string_view prefix) {
   if (t.size() <= prefix.size() || t.substr(0, prefix.size()) != prefix || t.size() > prefix.size() + 4)

@@ -1,5 +1,5 @@
 #pragma once
-// The "context" block every JSON output carries (DESIGN.md "JSON"): host, tool version,
+// The "context" block every JSON output carries (docs/OUTPUT.md "JSON"): host, tool version,
 // versions seen, relevant env (redacted).
 #include <nlohmann/json.hpp>
 

@@ -1,10 +1,11 @@
 #include "report/doctor_render.h"
 
+#include <ctime>
 #include <map>
 
 #include <fmt/format.h>
 
-#include "analyze/doctor_facts.h"
+#include "analyze/doctor/facts.h"
 #include "core/json.h"
 #include "core/strings.h"
 #include "core/table.h"
@@ -14,20 +15,23 @@
 #include "report/prometheus.h"
 
 namespace ncdx::report {
-using analyze::CheckStatus;
+using core::Outcome;
 
 namespace {
 
-core::Color color_of(CheckStatus s) {
-  switch (s) {
-    case CheckStatus::pass: return core::Color::green;
-    case CheckStatus::warn: return core::Color::yellow;
-    case CheckStatus::fail: return core::Color::red;
-    case CheckStatus::skip: return core::Color::grey;
+// The value of ncdx_doctor_check_status (its HELP text documents it). A check that did not run
+// is below PASS, so the usual `max(ncdx_doctor_check_status) >= 2` alert fires on failures only,
+// never on skipped checks (a skip is found with `== -1`, or with the status label below).
+int prom_status_value(Outcome o) {
+  switch (o) {
+    case Outcome::pass: return 0;
+    case Outcome::warn: return 1;
+    case Outcome::fail: return 2;
+    case Outcome::info:
+    case Outcome::skip: return -1;
   }
-  return core::Color::none;
+  return -1;
 }
-
 
 // Categories in report order; checks keep registry order inside each.
 std::vector<std::string> categories(const analyze::DoctorRun& run) {
@@ -62,20 +66,19 @@ std::string version_text(const std::optional<int>& v) {
 
 std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
   const auto& inv = run.inventory;
-  std::map<CheckStatus, int> count;
-  for (const auto& o : run.outcomes) ++count[o.result.status];
+  auto count = core::tally_of(run.outcomes, [](const analyze::CheckOutcome& o) { return o.result.status; });
   std::string out;
   out += core::paint("ncdx doctor", core::Color::bold, color) + " — " + inv.os.hostname.value_or("?") + " (" + inv.origin + ")\n";
   out += "kernel " + inv.os.kernel.value_or("?") + " · driver " + inv.os.driver_version.value_or(inv.nvml.driver_version.value_or("none")) +
-         " · GPUs " + std::to_string(analyze::gpu_count(inv)) + " (NVML: " + inv.nvml.source.state + ", PCI: " +
+         " · GPUs " + std::to_string(analyze::gpu_count(inv)) + " (NVML: " + probe::to_string(inv.nvml.source.state) + ", PCI: " +
          std::to_string(inv.pci_gpus.size()) + ") · RDMA devices " + std::to_string(inv.ib.size()) + " · libnccl " +
          std::to_string(inv.nccl_libs.size()) + "\n";
   for (const auto& cat : categories(run)) {
     core::Table t({"STATUS", "CHECK", "RESULT"});
     for (const auto& o : run.outcomes) {
       if (o.def->category != cat) continue;
-      std::string st = analyze::to_string(o.result.status);
-      t.add({core::Cell(st, color_of(o.result.status)), o.def->id, o.result.evidence});
+      std::string st = core::to_string(o.result.status);
+      t.add({core::Cell(st, core::color_of(o.result.status)), o.def->id, o.result.evidence});
     }
     std::string upper = core::to_lower(cat);
     for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
@@ -83,8 +86,8 @@ std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
   }
   std::string fixes;
   for (const auto& o : run.outcomes)
-    if (!o.result.fix.empty() && (o.result.status == CheckStatus::fail || o.result.status == CheckStatus::warn))
-      fixes += "  " + core::paint(analyze::to_string(o.result.status), color_of(o.result.status), color) + " " + o.def->id + ": " + o.result.fix + "\n";
+    if (!o.result.fix.empty() && (o.result.status == core::Outcome::fail || o.result.status == core::Outcome::warn))
+      fixes += "  " + core::paint(core::to_string(o.result.status), core::color_of(o.result.status), color) + " " + o.def->id + ": " + o.result.fix + "\n";
   if (!fixes.empty()) out += "\n" + core::paint("FIXES", core::Color::bold, color) + "\n" + fixes;
   if (!run.topo.labels.empty()) {
     out += "\n" + core::paint("TOPOLOGY", core::Color::bold, color) + " (X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge, NODE same NUMA node, SYS across sockets)\n";
@@ -110,25 +113,23 @@ std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
       res = fmt::format("{:.2f} {}", *m.value, m.unit);
       if (m.expected) res += fmt::format(" (expected {:.2f}, {:.0f}%)", *m.expected, m.pct_of_expected.value_or(0));
     }
-    std::string st = measure::to_string(m.status);
-    core::Color c = st == "FAIL" ? core::Color::red : st == "WARN" ? core::Color::yellow : st == "PASS" ? core::Color::green : core::Color::grey;
-    mt.add({core::Cell(st, c), m.id, res});
+    mt.add({core::Cell(core::to_string(m.status), core::color_of(m.status)), m.id, res});
   }
   out += mt.render(color, 140);
-  out += "\n" + std::to_string(run.outcomes.size()) + " checks: " + core::paint(std::to_string(count[CheckStatus::pass]) + " PASS", core::Color::green, color) +
-         ", " + core::paint(std::to_string(count[CheckStatus::warn]) + " WARN", core::Color::yellow, color) + ", " +
-         core::paint(std::to_string(count[CheckStatus::fail]) + " FAIL", core::Color::red, color) + ", " +
-         std::to_string(count[CheckStatus::skip]) + " SKIP → exit " + std::to_string(run.exit_code) + "\n";
+  out += "\n" + std::to_string(run.outcomes.size()) + " checks: " + core::paint(std::to_string(count.pass) + " PASS", core::color_of(Outcome::pass), color) +
+         ", " + core::paint(std::to_string(count.warn) + " WARN", core::color_of(Outcome::warn), color) + ", " +
+         core::paint(std::to_string(count.fail) + " FAIL", core::color_of(Outcome::fail), color) + ", " +
+         std::to_string(count.skip) + " SKIP → exit " + std::to_string(run.exit_code) + "\n";
   return out;
 }
 
 nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps) {
   const auto& inv = run.inventory;
   nlohmann::json checks = nlohmann::json::array();
-  std::map<std::string, int> summary = {{"PASS", 0}, {"WARN", 0}, {"FAIL", 0}, {"SKIP", 0}};
+  const auto n = core::tally_of(run.outcomes, [](const analyze::CheckOutcome& o) { return o.result.status; });
+  const nlohmann::json summary = {{"PASS", n.pass}, {"WARN", n.warn}, {"FAIL", n.fail}, {"SKIP", n.skip}};
   for (const auto& o : run.outcomes) {
-    std::string st = analyze::to_string(o.result.status);
-    ++summary[st];
+    std::string st = core::to_string(o.result.status);
     checks.push_back({{"id", o.def->id},
                       {"category", o.def->category},
                       {"status", st},
@@ -175,7 +176,7 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
   std::string body = "<p>" + html_escape(run.inventory.os.hostname.value_or("?")) + " · " + html_escape(run.inventory.origin) + " · exit " +
                      std::to_string(run.exit_code) + "</p>\n<h2>Checks</h2>\n<table><tr><th>Status</th><th>Category</th><th>Check</th><th>Result</th><th>Fix</th></tr>\n";
   for (const auto& o : run.outcomes) {
-    std::string st = analyze::to_string(o.result.status);
+    std::string st = core::to_string(o.result.status);
     body += "<tr><td class=\"" + st + "\">" + st + "</td><td>" + html_escape(o.def->category) + "</td><td title=\"" + html_escape(o.def->fact) + "\">" +
             html_escape(o.def->id) + "</td><td>" + html_escape(o.result.evidence) + "</td><td>" + html_escape(o.result.fix) + "</td></tr>\n";
   }
@@ -194,11 +195,11 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
       mem[0].push_back(std::nullopt);
     }
   body += "<h2>GPU memory used</h2>\n";
-  body += gl.empty() ? "<p>No GPU memory data (" + html_escape(inv.nvml.source.state + ": " + inv.nvml.source.detail) + ").</p>\n"
+  body += gl.empty() ? "<p>No GPU memory data (" + html_escape(std::string(probe::to_string(inv.nvml.source.state)) + ": " + inv.nvml.source.detail) + ").</p>\n"
                      : svg_heatmap(mem, {"used"}, gl, "GiB") + "\n";
   std::string gpu_why = "not measured";
   for (const auto& m : run.measurements)
-    if (m.id == "gpu.copies" || m.status == measure::Status::skip) {
+    if (m.id == "gpu.copies" || m.status == core::Outcome::skip) {
       gpu_why = m.detail;
       break;
     }
@@ -215,7 +216,7 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
   }
   body += "<h2>Measurements</h2>\n<table><tr><th>Status</th><th>Measurement</th><th>Value</th><th>Expected</th><th>Detail</th></tr>\n";
   for (const auto& m : run.measurements) {
-    std::string st = measure::to_string(m.status);
+    std::string st = core::to_string(m.status);
     body += "<tr><td class=\"" + st + "\">" + st + "</td><td>" + html_escape(m.id) + "</td><td>" +
             (m.value ? fmt::format("{:.2f} {}", *m.value, html_escape(m.unit)) : std::string("null")) + "</td><td>" +
             (m.expected ? fmt::format("{:.2f}", *m.expected) : std::string("null")) + "</td><td>" + html_escape(m.detail) + "</td></tr>\n";
@@ -239,17 +240,21 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
 std::string render_doctor_junit(const analyze::DoctorRun& run) {
   std::vector<JUnitCase> cases;
   for (const auto& o : run.outcomes)
-    cases.push_back({o.def->category, o.def->id, analyze::to_string(o.result.status),
+    cases.push_back({o.def->category, o.def->id, o.result.status,
                      o.result.evidence + (o.result.fix.empty() ? "" : " | fix: " + o.result.fix)});
   return render_junit("ncdx.doctor", cases);
 }
 
-std::string render_doctor_prom(const analyze::DoctorRun& run) {
+std::string render_doctor_prom(const analyze::DoctorRun& run, std::optional<double> now) {
   std::vector<Metric> m;
   std::string host = run.inventory.os.hostname.value_or("");
   for (const auto& o : run.outcomes)
-    m.push_back({"ncdx_doctor_check_status", "doctor check status: 0 PASS, 1 WARN, 2 FAIL, 3 SKIP",
-                 {{"check", o.def->id}, {"category", o.def->category}, {"host", host}}, static_cast<double>(o.result.status)});
+    m.push_back({"ncdx_doctor_check_status", "doctor check status: -1 SKIP or INFO, 0 PASS, 1 WARN, 2 FAIL",
+                 {{"check", o.def->id}, {"category", o.def->category}, {"host", host}, {"status", core::to_string(o.result.status)}},
+                 static_cast<double>(prom_status_value(o.result.status))});
+  // node_exporter textfile collectors keep serving a file after the run that wrote it stopped: the
+  // time of the run says how old the statuses are (left out with --no-timestamps).
+  if (now) m.push_back({"ncdx_doctor_last_run_timestamp_seconds", "when this doctor run ended (Unix time)", {{"host", host}}, *now});
   m.push_back({"ncdx_doctor_exit_code", "worst status of the run (0 ok, 1 warn, 2 fail)", {{"host", host}}, static_cast<double>(run.exit_code)});
   for (const auto& g : run.inventory.nvml.gpus) {
     std::map<std::string, std::string> l = {{"gpu", std::to_string(g.index)}, {"bus_id", g.bus_id.value_or("")}, {"host", host}};
@@ -273,7 +278,8 @@ ReportFiles doctor_report_files(const analyze::DoctorRun& run, bool timestamps) 
           {"report.html", render_doctor_html(run, j)},
           {"summary.txt", render_doctor_text(run, false)},
           {"junit.xml", render_doctor_junit(run)},
-          {"metrics.prom", render_doctor_prom(run)}};
+          {"metrics.prom", render_doctor_prom(run, timestamps ? std::optional<double>(static_cast<double>(std::time(nullptr)))
+                                                               : std::nullopt)}};
 }
 
 std::string render_check_catalog() {

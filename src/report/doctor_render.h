@@ -3,9 +3,10 @@
 // doctor.schema.json), HTML with inline-SVG heatmaps, JUnit and Prometheus. They compute nothing.
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
-#include "analyze/doctor_run.h"
+#include "analyze/doctor/run.h"
 #include "report/report_dir.h"
 
 namespace ncdx::report {
@@ -14,7 +15,8 @@ std::string render_doctor_text(const analyze::DoctorRun& run, bool color);
 nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps);
 std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::json& report);
 std::string render_doctor_junit(const analyze::DoctorRun& run);
-std::string render_doctor_prom(const analyze::DoctorRun& run);
+// metrics.prom; `now` (Unix seconds) adds ncdx_doctor_last_run_timestamp_seconds.
+std::string render_doctor_prom(const analyze::DoctorRun& run, std::optional<double> now = std::nullopt);
 // report.json, report.html, summary.txt, junit.xml, metrics.prom
 ReportFiles doctor_report_files(const analyze::DoctorRun& run, bool timestamps);
 // Markdown table of the check registry (docs/CHECKS.md).

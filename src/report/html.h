@@ -1,6 +1,6 @@
 #pragma once
 // Building blocks for the self-contained HTML report: one file, inline CSS and SVG, no external
-// assets, all untrusted text escaped (DESIGN.md "Reports").
+// assets, all untrusted text escaped (docs/OUTPUT.md "Report directory").
 #include <optional>
 #include <string>
 #include <string_view>

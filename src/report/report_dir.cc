@@ -1,20 +1,23 @@
 #include "report/report_dir.h"
 
-#include <system_error>
-
-#include "core/atomic_file.h"
+#include "core/safe_write.h"
+#include "report/sanitize.h"
 
 namespace ncdx::report {
 
 core::Status write_report_dir(const std::filesystem::path& dir, const ReportFiles& files, bool force) {
-  std::error_code ec;
-  if (std::filesystem::exists(dir / "report.json", ec) && !force)
-    return core::Status::usage(dir.string() + ": already holds a report (use --force to overwrite)");
-  std::filesystem::create_directories(dir, ec);
-  if (ec) return core::Status::not_found(dir.string() + ": cannot create directory: " + ec.message());
+  // One safe writer (core/safe_write.h): a symlinked DIR or a non-empty one is refused without
+  // --force, every file lands below DIR by temp file + rename.
+  core::SafeDirOptions o;
+  o.force = force;
+  o.what = "report directory";
+  auto d = core::SafeDir::open(dir, o);
+  if (!d) return d.status();
   for (const auto& [name, content] : files) {
-    auto st = core::write_file_atomic(dir / name, content);
-    if (!st) return st;
+    // Text a person or a CI system reads passes the display sanitiser; JSON, HTML and the
+    // Prometheus file keep their own escaping.
+    bool text = name.ends_with(".txt") || name.ends_with(".md") || name.ends_with(".xml");
+    if (auto st = d->write(name, text ? sanitize_text(content) : content); !st) return st;
   }
   return core::Status::ok();
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Writes a report directory (--output DIR): report.json, report.html, summary.txt, junit.xml,
 // metrics.prom. Each file is written atomically; an existing directory with a report in it is
-// never clobbered without --force (DESIGN.md "Reports").
+// never clobbered without --force (docs/OUTPUT.md "Report directory").
 #include <filesystem>
 #include <map>
 #include <string>

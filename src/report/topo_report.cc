@@ -5,8 +5,10 @@
 #include <sstream>
 
 #include "core/json.h"
+#include "core/outcome.h"
 #include "core/strings.h"
 #include "core/term.h"
+#include "probe/topo_json.h"
 
 namespace ncdx::report {
 
@@ -137,9 +139,7 @@ std::string render_topo_findings(const std::vector<core::Finding>& findings, boo
   std::ostringstream out;
   out << "\nFindings:\n";
   for (const auto& f : findings) {
-    auto c = f.severity >= core::Severity::error ? core::Color::red
-             : f.severity == core::Severity::warn ? core::Color::yellow
-                                                  : core::Color::none;
+    auto c = core::color_of(core::outcome_of(f.severity));
     std::string sev = core::to_string(f.severity);
     for (auto& ch : sev) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
     out << "  " << core::paint(sev, c, color) << " " << f.id << ": " << f.title << "\n";
@@ -180,6 +180,19 @@ nlohmann::json pick_json(const probe::TopoMatrix& m, const analyze::TopoPick& p)
   j["bindings"] = bs;
   j["nccl_ib_hca"] = p.hca_applies ? nlohmann::json("=" + core::join(p.hca, ",")) : nlohmann::json(nullptr);
   j["warnings"] = p.warnings;
+  return j;
+}
+
+nlohmann::json topo_json(const probe::TopoMatrix& m, const std::string& input, const std::optional<analyze::TopoPick>& pick,
+                         const std::vector<core::Finding>& findings, nlohmann::json context) {
+  nlohmann::json j;
+  j["schema"] = "ncdx.topo/1";
+  j["context"] = std::move(context);
+  j["input"] = input;
+  j["topology"] = probe::to_json(m);
+  j["pick"] = pick ? pick_json(m, *pick) : nlohmann::json(nullptr);
+  j["findings"] = nlohmann::json::array();
+  for (const auto& f : findings) j["findings"].push_back(core::to_json(f));
   return j;
 }
 

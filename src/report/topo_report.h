@@ -3,9 +3,11 @@
 // the user can paste), and the JSON of a pick. They compute nothing.
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
+#include <vector>
 
-#include "analyze/topo_pick.h"
+#include "analyze/topo/pick.h"
 #include "core/finding.h"
 #include "probe/topo_matrix.h"
 
@@ -15,5 +17,8 @@ std::string render_topology(const probe::TopoMatrix& m, const std::string& input
 std::string render_pick(const probe::TopoMatrix& m, const analyze::TopoPick& p);
 std::string render_topo_findings(const std::vector<core::Finding>& findings, bool color);
 nlohmann::json pick_json(const probe::TopoMatrix& m, const analyze::TopoPick& p);
+// The ncdx.topo/1 document: input, topology, pick (null without --pick), findings.
+nlohmann::json topo_json(const probe::TopoMatrix& m, const std::string& input, const std::optional<analyze::TopoPick>& pick,
+                         const std::vector<core::Finding>& findings, nlohmann::json context);
 
 }  // namespace ncdx::report

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "core/json.h"
+#include "core/outcome.h"
 #include "core/strings.h"
 #include "core/table.h"
 #include "core/term.h"
@@ -12,13 +13,7 @@ namespace ncdx::report {
 namespace {
 using core::Color;
 
-Color severity_color(core::Severity s) {
-  switch (s) {
-    case core::Severity::info: return Color::green;
-    case core::Severity::warn: return Color::yellow;
-    default: return Color::red;
-  }
-}
+Color severity_color(core::Severity s) { return core::color_of(core::outcome_of(s)); }
 
 std::string culprit_text(const core::Culprit& c) {
   std::vector<std::string> parts;

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "analyze/triage_model.h"
+#include "analyze/triage/model.h"
 
 namespace ncdx::report {
 

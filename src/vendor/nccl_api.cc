@@ -22,6 +22,14 @@ const NcclLoad& nccl() {
     a.GroupEnd = lib->fn<decltype(a.GroupEnd)>("ncclGroupEnd");
     a.AllReduce = lib->fn<decltype(a.AllReduce)>("ncclAllReduce");
     a.GetErrorString = lib->fn<decltype(a.GetErrorString)>("ncclGetErrorString");
+    a.GetUniqueId = lib->fn<decltype(a.GetUniqueId)>("ncclGetUniqueId");
+    a.CommInitRank = lib->fn<decltype(a.CommInitRank)>("ncclCommInitRank");
+    a.AllGather = lib->fn<decltype(a.AllGather)>("ncclAllGather");
+    a.ReduceScatter = lib->fn<decltype(a.ReduceScatter)>("ncclReduceScatter");
+    a.Broadcast = lib->fn<decltype(a.Broadcast)>("ncclBroadcast");
+    a.Reduce = lib->fn<decltype(a.Reduce)>("ncclReduce");
+    a.Send = lib->fn<decltype(a.Send)>("ncclSend");
+    a.Recv = lib->fn<decltype(a.Recv)>("ncclRecv");
     if (!lib->missing().empty()) {
       r.state = "symbol_missing";
       r.detail = r.library + " lacks " + lib->missing().front();

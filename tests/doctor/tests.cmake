@@ -30,3 +30,12 @@ foreach(case "bad-io-size|--io-size|12X" "bad-model-size|--model-size|huge" "bad
   list(GET parts 2 value)
   ncdx_golden(doctor ${name} 64 WORKDIR ${CMAKE_CURRENT_LIST_DIR} GOLDEN_DIR ${_doctor_golden} ARGS doctor ${flag} ${value})
 endforeach()
+
+# Preflight gates (#13): a node that differs from what the fleet expects FAILs; -r levels map to
+# --quick/default/--full. Exit codes pin the verdict; the text golden pins the rows.
+ncdx_golden(doctor expect-all-met 0 WORKDIR ${_machines} ARGS doctor --root dgx-h100 --expect-gpus 8 --expect-nics 8 --expect-driver 550 --expect-nccl 2.21.5)
+ncdx_golden(doctor expect-gpu-missing 2 WORKDIR ${_machines} STDERR_MATCH "^$" ARGS doctor --root dgx-h100 --expect-gpus 9 -r 1)
+ncdx_golden(doctor expect-nccl-other 2 WORKDIR ${_machines} ARGS doctor --root dgx-h100 --expect-nccl 2.18)
+ncdx_golden(doctor expect-negative 64 WORKDIR ${_machines} ARGS doctor --root dgx-h100 --expect-gpus -1)
+ncdx_golden(doctor level-out-of-range 64 WORKDIR ${_machines} ARGS doctor --root dgx-h100 -r 4)
+ncdx_golden(doctor level-quick-and-full 64 WORKDIR ${_machines} ARGS doctor --root dgx-h100 -r 1 --full)

@@ -6,8 +6,9 @@
 #include <iostream>
 #include <string>
 
-#include "analyze/fr_analyze.h"
-#include "analyze/fr_reader.h"
+#include "analyze/fr/analyze.h"
+#include "report/fr_summary.h"
+#include "analyze/fr/reader.h"
 #include "core/json.h"
 
 int main(int argc, char** argv) {
@@ -26,7 +27,7 @@ int main(int argc, char** argv) {
       return core::to_int(d.status().code());
     }
     auto a = analyze::analyze_fr(*d);
-    std::cerr << analyze::format_fr_summary(a);
+    std::cerr << report::format_fr_summary(a);
     std::cout << core::dump_json(analyze::to_json(a));
     return 0;
   }

@@ -2,7 +2,7 @@
 # pickles must be refused with exit 65 and never run; truncated ones must be bad input.
 find_package(Python3 COMPONENTS Interpreter)
 add_executable(fr_dump_json ${CMAKE_CURRENT_LIST_DIR}/fr_dump_json.cc)
-target_link_libraries(fr_dump_json PRIVATE ncdx_analyze)
+target_link_libraries(fr_dump_json PRIVATE ncdx_all_layers)
 if(Python3_FOUND)
   set(_fr_data ${CMAKE_CURRENT_LIST_DIR}/../data/fr)
   set(_fr_oracle ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/oracle_compare.py $<TARGET_FILE:fr_dump_json>)

@@ -31,7 +31,7 @@ probe::TopoMatrix smi(const std::string& name, const std::string& gpu) {
 
 struct Case {
   Expectation expected;
-  Status want;  // the verdict ncdx must give
+  core::Outcome want;  // the verdict ncdx must give
 };
 
 }  // namespace
@@ -45,23 +45,23 @@ TEST(Calibration, ModelAgreesWithRealNcclTestsVerdicts) {
   auto a40 = smi("eugene-8xa40-nv4-pairs-abbrev", "NVIDIA A40");
   std::map<std::string, Case> cases = {
       // DGX H100, 4 of 8 GPUs on NVSwitch (NV18): ring bound 18 x 20.6 = 370.8. Author: good.
-      {"eugene-dgxh100-4gpu", {nccl_ring_busbw(T, h100, {0, 1, 2, 3}), Status::pass}},
+      {"eugene-dgxh100-4gpu", {nccl_ring_busbw(T, h100, {0, 1, 2, 3}), core::Outcome::pass}},
       // A100 NVSwitch node, sendrecv (busbw = algbw = one direction of one GPU): 12 x 20 = 240. Poster: good.
-      {"liplus-a100-sendrecv-1node", {nccl_pair(T, a100, 0, 1), Status::pass}},
+      {"liplus-a100-sendrecv-1node", {nccl_pair(T, a100, 0, 1), core::Outcome::pass}},
       // A40, 2 ranks across a NODE boundary with P2P disabled: PCIe Gen4 x16 = 24. Author: bad (expected).
-      {"eugene-a40-node-p2pdisable", {nccl_pair(T, a40, 0, 2), Status::fail}},
+      {"eugene-a40-node-p2pdisable", {nccl_pair(T, a40, 0, 2), core::Outcome::fail}},
       // p4d: 4 x 100 Gb/s EFA per node. No verdict in the record.
-      {"aws-eks-p4d-efa-16gpu", {network_busbw(400), Status::pass}},
+      {"aws-eks-p4d-efa-16gpu", {network_busbw(400), core::Outcome::pass}},
       // p3dn: 1 x 100 Gb/s EFA. No verdict.
-      {"aws-eks-p3dn-efa-16gpu", {network_busbw(100), Status::warn}},
+      {"aws-eks-p3dn-efa-16gpu", {network_busbw(100), core::Outcome::warn}},
       // 8 nodes x 8 V100, "100G" IB (one port per node assumed). Poster: bad.
-      {"nccltests78-v100-ib-allreduce", {network_busbw(100), Status::fail}},
+      {"nccltests78-v100-ib-allreduce", {network_busbw(100), core::Outcome::fail}},
       // one 400 Gb/s RoCE HCA, 1 GPU per node. Poster: bad.
-      {"moc-h100-roce-sendrecv-1gpu", {network_busbw(400), Status::fail}},
+      {"moc-h100-roce-sendrecv-1gpu", {network_busbw(400), core::Outcome::fail}},
       // the same HCA shared by 4 GPUs per node. Poster: bad.
-      {"moc-h100-roce-sendrecv-4gpu", {network_busbw(400, 4), Status::fail}},
+      {"moc-h100-roce-sendrecv-4gpu", {network_busbw(400, 4), core::Outcome::fail}},
       // p5: 32 x 100 Gb/s EFA = 3200 Gb/s. Maintainer: good.
-      {"aws-batch-p5-2node", {network_busbw(3200), Status::pass}},
+      {"aws-batch-p5-2node", {network_busbw(3200), core::Outcome::pass}},
   };
   std::ifstream f(std::string(NCDX_SHARED_DIR) + "/data/nccl_tests_results.jsonl");
   ASSERT_TRUE(f) << "shared data missing";
@@ -83,8 +83,8 @@ TEST(Calibration, ModelAgreesWithRealNcclTestsVerdicts) {
     std::printf("%-32s measured %8.2f GB/s  expected %7.2f  %5.0f%%  %s  (record: %s)\n", id.c_str(), *m.value,
                 *m.expected, *m.pct_of_expected, to_string(m.status), label.c_str());
     EXPECT_EQ(m.status, it->second.want) << id;
-    if (label.rfind("good", 0) == 0) { EXPECT_EQ(m.status, Status::pass) << id; }
-    if (label.rfind("bad", 0) == 0) { EXPECT_NE(m.status, Status::pass) << id; }
+    if (label.rfind("good", 0) == 0) { EXPECT_EQ(m.status, core::Outcome::pass) << id; }
+    if (label.rfind("bad", 0) == 0) { EXPECT_NE(m.status, core::Outcome::pass) << id; }
     ++judged;
   }
   EXPECT_EQ(judged, static_cast<int>(cases.size()));

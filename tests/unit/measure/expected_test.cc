@@ -88,22 +88,22 @@ TEST(Measurement, VerdictThresholds) {
   Measurement m;
   m.value = 80, m.expected = 100;
   judge(m);
-  EXPECT_EQ(m.status, Status::pass);
+  EXPECT_EQ(m.status, core::Outcome::pass);
   m.value = 79.9;
   judge(m);
-  EXPECT_EQ(m.status, Status::warn);
+  EXPECT_EQ(m.status, core::Outcome::warn);
   m.value = 49.9;
   judge(m);
-  EXPECT_EQ(m.status, Status::fail);
+  EXPECT_EQ(m.status, core::Outcome::fail);
   EXPECT_NEAR(*m.pct_of_expected, 49.9, 1e-9);
   m.expected.reset();
   judge(m);
-  EXPECT_EQ(m.status, Status::info);
+  EXPECT_EQ(m.status, core::Outcome::info);
   EXPECT_FALSE(m.pct_of_expected);
   Measurement lat;
   lat.value = 4, lat.expected = 2;  // latency twice the expectation: 50%
   judge(lat, true);
-  EXPECT_EQ(lat.status, Status::warn);
+  EXPECT_EQ(lat.status, core::Outcome::warn);
   auto s = skipped("gpu0.h2d", "H2D", "GB/s", "no NVIDIA driver");
   auto j = to_json(s);
   EXPECT_TRUE(j["value"].is_null());

@@ -21,16 +21,16 @@ TEST(GpuHardware, CopiesAndAllReduceOrCleanSkip) {
   auto r = measure_gpu_copies(nullptr, {std::size_t{64} << 20, 5, 50, 4});
   if (!r.ran) {
     ASSERT_EQ(r.measurements.size(), 1u);
-    EXPECT_EQ(r.measurements[0].status, Status::skip);
+    EXPECT_EQ(r.measurements[0].status, core::Outcome::skip);
     EXPECT_FALSE(r.measurements[0].detail.empty());
     GTEST_SKIP() << "no GPU: " << r.measurements[0].detail;
   }
   for (const auto& m : r.measurements) {
-    EXPECT_NE(m.status, Status::fail) << m.id << ": " << m.detail;
-    if (m.status != Status::skip) { EXPECT_GT(*m.value, 0) << m.id; }
+    EXPECT_NE(m.status, core::Outcome::fail) << m.id << ": " << m.detail;
+    if (m.status != core::Outcome::skip) { EXPECT_GT(*m.value, 0) << m.id; }
   }
   auto n = measure_nccl_allreduce(nullptr, {{std::size_t{1} << 20, std::size_t{64} << 20}, 2, 5});
-  for (const auto& m : n) EXPECT_NE(m.status, Status::fail) << m.id << ": " << m.detail;
+  for (const auto& m : n) EXPECT_NE(m.status, core::Outcome::fail) << m.id << ": " << m.detail;
 }
 
 TEST(BusId, Canonical) {
@@ -59,7 +59,7 @@ TEST(FakeCuda, FullCopyMatrixAndAllReduceThroughDlopen) {
   EXPECT_EQ(r.measurements[0].id, "gpu0.h2d");
   for (const auto& m : r.measurements) {
     ASSERT_TRUE(m.value) << m.id << ": " << m.detail;
-    EXPECT_NE(m.status, Status::skip) << m.id;
+    EXPECT_NE(m.status, core::Outcome::skip) << m.id;
   }
   // Expectations were found through the bus-id mapping: H2D from Gen5 x16, P2P from NV18.
   EXPECT_NEAR(*r.measurements[0].expected, 53.6, 0.1);
@@ -70,7 +70,7 @@ TEST(FakeCuda, FullCopyMatrixAndAllReduceThroughDlopen) {
   EXPECT_FALSE(r.measurements[7].expected);  // latency: no expectation
   auto n = measure_nccl_allreduce(&topo, {{std::size_t{1} << 20, std::size_t{4} << 20}, 1, 2});
   ASSERT_EQ(n.size(), 2u);
-  EXPECT_EQ(n[0].status, Status::info);     // small size not judged
+  EXPECT_EQ(n[0].status, core::Outcome::info);     // small size not judged
   ASSERT_TRUE(n[1].expected);
   EXPECT_NEAR(*n[1].expected, 370.8, 0.01);  // 18 x 20.6
   EXPECT_TRUE(n[1].pct_of_expected);
@@ -81,10 +81,10 @@ TEST(FakeCudaNoDevice, SkipsWithTheReason) {
   auto r = measure_gpu_copies(nullptr);
   EXPECT_FALSE(r.ran);
   ASSERT_EQ(r.measurements.size(), 1u);
-  EXPECT_EQ(r.measurements[0].status, Status::skip);
+  EXPECT_EQ(r.measurements[0].status, core::Outcome::skip);
   const auto& why = r.measurements[0].detail;
   EXPECT_TRUE(why.find("no NVIDIA GPU") != std::string::npos || why.find("driver") != std::string::npos) << why;
   auto n = measure_nccl_allreduce(nullptr);
   ASSERT_EQ(n.size(), 1u);
-  EXPECT_EQ(n[0].status, Status::skip);
+  EXPECT_EQ(n[0].status, core::Outcome::skip);
 }

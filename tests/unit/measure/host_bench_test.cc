@@ -19,7 +19,7 @@ TEST(ShmBench, MeasuresTmpfsAndLeavesNothingBehind) {
   auto m = measure_shm_write(fs, {std::size_t{16} << 20, 2});
   ASSERT_TRUE(m.value) << m.detail;
   EXPECT_GT(*m.value, 0);
-  EXPECT_EQ(m.status, Status::info);  // no expectation for host memory
+  EXPECT_EQ(m.status, core::Outcome::info);  // no expectation for host memory
   EXPECT_FALSE(m.expected);
   auto after = std::distance(std::filesystem::directory_iterator("/dev/shm"), std::filesystem::directory_iterator{});
   EXPECT_EQ(before, after);
@@ -28,7 +28,7 @@ TEST(ShmBench, MeasuresTmpfsAndLeavesNothingBehind) {
 TEST(ShmBench, ReplayedRootIsSkipped) {
   core::FileSystem fs(std::filesystem::temp_directory_path());
   auto m = measure_shm_write(fs);
-  EXPECT_EQ(m.status, Status::skip);
+  EXPECT_EQ(m.status, core::Outcome::skip);
   EXPECT_FALSE(m.value);
   EXPECT_NE(m.detail.find("--root"), std::string::npos);
 }
@@ -49,7 +49,7 @@ TEST(StorageBench, WritesReadsAndCleansUp) {
 TEST(StorageBench, MissingDirectoryIsSkippedWithReason) {
   auto ms = measure_storage({"/nonexistent/ncdx", 1 << 20, 1 << 20});
   ASSERT_EQ(ms.size(), 2u);
-  EXPECT_EQ(ms[0].status, Status::skip);
+  EXPECT_EQ(ms[0].status, core::Outcome::skip);
   EXPECT_NE(ms[0].detail.find("/nonexistent/ncdx"), std::string::npos);
 }
 
@@ -68,16 +68,16 @@ TEST(Checkpoint, EstimateAndTimeoutFinding) {
   ASSERT_TRUE(f);
   EXPECT_EQ(f->klass, "timeout-hang");
   EXPECT_EQ(f->severity, core::Severity::error);
-  EXPECT_EQ(checkpoint_measurement(in, *e).status, Status::fail);
+  EXPECT_EQ(checkpoint_measurement(in, *e).status, core::Outcome::fail);
   // The same writers on their own storage paths: 8 GB/s aggregate, 122.5 s, within the budget.
   in.shared_storage = false;
   auto p = checkpoint_estimate(in);
   ASSERT_TRUE(p.ok());
   EXPECT_DOUBLE_EQ(p->seconds, 122.5);
   EXPECT_FALSE(checkpoint_timeout_finding(in, *p));
-  EXPECT_EQ(checkpoint_measurement(in, *p).status, Status::pass);
+  EXPECT_EQ(checkpoint_measurement(in, *p).status, core::Outcome::pass);
   in.timeout_s = 200;  // more than half the budget: warn
-  EXPECT_EQ(checkpoint_measurement(in, *p).status, Status::warn);
+  EXPECT_EQ(checkpoint_measurement(in, *p).status, core::Outcome::warn);
 }
 
 TEST(Checkpoint, BadInputsAreUsageErrors) {

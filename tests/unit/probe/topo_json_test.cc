@@ -42,7 +42,7 @@ TEST(TopoJson, BadShapesAreBadInput) {
 }
 
 TEST(TopoJson, ReadsDoctorSnapshotShape) {
-  // The "topology" object of `ncdx doctor --json` (analyze/doctor_run.h TopoView).
+  // The "topology" object of `ncdx doctor --json` (analyze/doctor/run.h TopoView).
   auto j = nlohmann::json::parse(R"({
     "labels": ["GPU0", "GPU1", "NIC0"],
     "devices": ["00000000:4F:00.0", "00000000:60:00.0", "mlx5_0"],

@@ -1,0 +1,123 @@
+#!/usr/bin/env python3
+"""Accuracy sweep of `ncdx doctor --cluster` (issue #14): labelled trials on namespace hosts
+(scripts/netns-cluster.sh, root), each healthy or with one planted fault on a random victim, and
+the precision/recall of what ncdx names. Prints a per-kind table and the confusion, and writes
+every trial as JSON lines (--out). A benchmark, not a test: ~5–15 s per trial on 2 cores.
+
+usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16] [--seed 1] [--out trials.jsonl]
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCRIPT = os.path.join(HERE, "..", "scripts", "netns-cluster.sh")
+
+# kind -> (fault builder, expected (where, kind, hosts) items)
+def plan_fault(kind, n, rng):
+    h = lambda i: f"h{i}.c"
+    v = rng.randint(2, n)  # host 1 runs mpirun: keep it healthy so the launcher is not the victim
+    if kind == "slowlink":
+        a, b = sorted(rng.sample(range(1, n + 1), 2))
+        pct = rng.randint(10, 50)
+        return [f"slowlink:{a}:{b}:{pct}"], [("net", "slow-link", (h(a), h(b)))], pct
+    if kind == "slownode":
+        pct = rng.randint(10, 50)
+        return [f"slownode:{v}:{pct}"], [("net", "slow-node", (h(v),))], pct
+    if kind == "lossy":
+        pct = rng.randint(1, 10)
+        return [f"lossy:{v}:{pct}"], [("net", "lossy-node", (h(v),))], pct
+    if kind == "firewall":
+        return [f"firewall:{v}"], [("net", "unreachable", (h(v),))], None
+    if kind == "envdrift":
+        return [f"envdrift:{v}:NCCL_IB_HCA=mlx5_{rng.randint(1, 9)}"], [("drift", "env.NCCL_IB_HCA", (h(v),))], None
+    if kind == "mtu":
+        return [f"mtu:{v}:{rng.choice([1400, 1450, 1480])}"], [("drift", "net.mtu", (h(v),))], None
+    if kind == "duphost":
+        w = rng.choice([i for i in range(2, n + 1) if i != v])
+        return [f"duphost:{v}:{w}"], [("drift", "host.unique", tuple(sorted([h(w), f"h{w}.dup"])))], None
+    return [], [], None
+
+
+def run_trial(ncdx, n, faults, budget):
+    env = dict(os.environ, NCDX=ncdx, NCDX_NS_PREFIX=f"ncs{os.getpid() % 100000}")
+    cmd = ["bash", SCRIPT, "run", str(n), *faults, "--", "doctor", "--cluster", "--quick", "--json",
+           "--no-timestamps", "--pair-budget", str(budget)]
+    t0 = time.time()
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    wall = time.time() - t0
+    if p.returncode == 77:
+        sys.exit("SKIP: " + p.stderr.strip().splitlines()[-1])
+    try:
+        doc = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return None, wall, p.stderr[-500:]
+    got = []
+    if doc.get("network"):
+        got += [("net", o["kind"], tuple(o["hosts"])) for o in doc["network"]["outliers"]]
+    got += [("drift", c["id"], tuple(c["deviating"])) for c in doc["consistency"] if c["deviating"]]
+    return sorted(got), wall, ""
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("ncdx")
+    ap.add_argument("--trials", type=int, default=200)
+    ap.add_argument("--healthy", type=int, default=50)
+    ap.add_argument("--nodes", default="8")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=float, default=4.0)
+    ap.add_argument("--out", default="")
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    sizes = [int(x) for x in a.nodes.split(",")]
+    kinds = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost"]
+    labels = ["healthy"] * a.healthy + [kinds[i % len(kinds)] for i in range(a.trials - a.healthy)]
+    rng.shuffle(labels)
+    stats = collections.defaultdict(lambda: collections.Counter())
+    out = open(a.out, "w") if a.out else None
+    walls = collections.defaultdict(list)
+    for t, kind in enumerate(labels):
+        n = rng.choice(sizes)
+        faults, want, pct = plan_fault(kind, n, rng) if kind != "healthy" else ([], [], None)
+        got, wall, err = run_trial(a.ncdx, n, faults, a.budget)
+        walls[n].append(wall)
+        s = stats[kind]
+        s["trials"] += 1
+        if got is None:
+            s["no_output"] += 1
+            verdict = "no-output"
+        else:
+            want_s, got_s = set(want), set(got)
+            s["tp"] += len(want_s & got_s)
+            s["fn"] += len(want_s - got_s)
+            s["fp"] += len(got_s - want_s)
+            s["exact"] += want_s == got_s
+            verdict = "exact" if want_s == got_s else "wrong"
+        rec = {"trial": t, "nodes": n, "kind": kind, "pct": pct, "faults": faults, "want": want, "got": got,
+               "verdict": verdict, "wall_s": round(wall, 2), "err": err}
+        print(json.dumps(rec), flush=True)
+        if out:
+            out.write(json.dumps(rec) + "\n")
+            out.flush()
+    print("\n| kind | trials | exact | precision | recall | false alarms |")
+    print("|---|---|---|---|---|---|")
+    for kind in ["healthy"] + kinds:
+        s = stats[kind]
+        if not s["trials"]:
+            continue
+        prec = s["tp"] / (s["tp"] + s["fp"]) if s["tp"] + s["fp"] else float("nan")
+        rec = s["tp"] / (s["tp"] + s["fn"]) if s["tp"] + s["fn"] else float("nan")
+        print(f"| {kind} | {s['trials']} | {s['exact']} | {prec:.3f} | {rec:.3f} | {s['fp']} |")
+    for n, w in sorted(walls.items()):
+        w.sort()
+        print(f"nodes {n}: {len(w)} trials, wall median {w[len(w)//2]:.1f} s, max {w[-1]:.1f} s (incl. namespace setup and mpirun)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Injected-fault bench for `ncdx triage`: real PyTorch jobs (gloo, CPU) with one fault on one rank.
+
+  faults.py produce --out DIR --runs N [--seed S] [--jobs 2] [--max-world 8] [--quick]
+      runs N jobs; each run directory gets truth.json (written BEFORE triage ever runs), the
+      launcher's console output and, for --log-dir launches, torchrun's log tree.
+  faults.py score --out DIR --ncdx PATH [--json FILE] [--min-culprit X --min-class Y]
+      runs `ncdx triage --json` on every run's logs and scores culprit (exact rank set) and class,
+      per fault and launcher, with the confusion matrix. Exit 1 when under --min-*.
+  faults.py run ...      produce then score (the CTest subset).
+
+Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank]; the class is
+right when it is the fault's class or one the log cannot tell apart from it (ACCEPT below, each
+with the reason). A straggler is slow, not broken: its right answer is class `none`.
+Torch comes from the venv scripts/torch-venv.sh makes; without it, produce exits 77 (skip).
+"""
+import argparse
+import collections
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+JOB = os.path.join(HERE, "job.py")
+
+# fault -> (class of the root cause, classes the log cannot tell apart from it, with why)
+TRUTH = {
+    "sleep_hang": ("timeout-hang", {}),
+    "other_collective": ("timeout-hang", {"data-mismatch": "the rank did enter a different collective"}),
+    "sigkill": ("other", {"oom": "a SIGKILL is what the OOM killer sends; the log cannot tell them apart"}),
+    "sigsegv": ("other", {}),
+    "sigabrt": ("other", {}),
+    "exception": ("other", {}),
+    "early_exit": ("timeout-hang", {"other": "a rank that left early (uneven data) is an application bug"}),
+    "wrong_collective": ("data-mismatch", {}),
+    "wrong_shape": ("data-mismatch", {}),
+    "wrong_dtype": ("data-mismatch", {}),
+    "oom_rlimit": ("oom", {}),
+    "wrong_port": ("config-invalid", {"network-socket": "the log shows a refused/timed-out store connect, "
+                                      "not which port was meant"}),
+    "straggler": ("none", {}),
+    "disk_full": ("other", {}),
+}
+# Faults whose culprit rank is scored (a straggler has no failure to attribute).
+CULPRIT_SCORED = set(TRUTH) - {"straggler"}
+LAUNCHERS = ("torchrun", "torchrun-tee", "torchrun-logdir", "mpirun", "mpirun-plain")
+DEBUG_DETAIL = {"wrong_collective", "wrong_shape", "wrong_dtype"}
+
+
+def torch_python():
+    """The venv's python, or None. The venv is scripts/torch-venv.sh's (NCDX_TORCH_VENV or
+    /opt/ncdx/venv-torch); an existing one is used as it is, a missing one is created by the script."""
+    venv = os.environ.get("NCDX_TORCH_VENV", "/opt/ncdx/venv-torch")
+    py = os.path.join(venv, "bin", "python3")
+    if not os.path.exists(py):
+        script = os.path.join(HERE, "..", "..", "scripts", "torch-venv.sh")
+        try:
+            py = subprocess.run(["bash", script], capture_output=True, text=True, timeout=3600).stdout.strip()
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+        if not py or not os.path.exists(py):
+            return None
+    try:  # importing torch takes long on a loaded machine
+        ok = subprocess.run([py, "-c", "import torch.distributed"], capture_output=True, timeout=600)
+    except subprocess.TimeoutExpired:
+        return None
+    return py if ok.returncode == 0 else None
+
+
+def free_port_pair(rng):
+    for _ in range(200):
+        p = rng.randrange(20000, 60000, 2)
+        ok = True
+        for q in (p, p + 1):
+            with socket.socket() as s:
+                try:
+                    s.bind(("127.0.0.1", q))
+                except OSError:
+                    ok = False
+        if ok:
+            return p
+    raise RuntimeError("no free port pair")
+
+
+def plan(runs, seed, max_world, quick, faults=None, launchers=None):
+    rng = random.Random(seed)
+    faults = faults or sorted(TRUTH)
+    launchers = launchers or LAUNCHERS
+    out = []
+    for i in range(runs):
+        fault = faults[i % len(faults)]
+        launcher = launchers[(i // len(faults)) % len(launchers)] if not quick else launchers[i % len(launchers)]
+        # Most runs small (a 2-core machine), a few up to max_world.
+        u = rng.random()
+        if quick or u < 0.8:
+            world = rng.choice([2, 2, 3, 4, 4])
+        elif u < 0.97 or max_world <= 8:
+            world = rng.randint(2, min(8, max_world))
+        else:
+            world = rng.randint(9, max_world)  # a few large worlds (slow on 2 cores)
+        steps = 4
+        out.append({"id": f"r{i:04d}", "fault": fault, "launcher": launcher, "world_size": world,
+                    "rank": rng.randrange(world), "step": rng.randrange(1, steps - 1), "steps": steps,
+                    "timeout_s": 6, "seed": seed})
+    return out
+
+
+def launch_cmd(py, r, run_dir, port):
+    n = str(r["world_size"])
+    torchrun = [py, "-m", "torch.distributed.run", "--nproc-per-node", n, "--master-addr", "127.0.0.1",
+                "--master-port", str(port)]
+    if r["launcher"] == "torchrun":
+        return torchrun + [JOB]
+    if r["launcher"] == "torchrun-tee":
+        return torchrun + ["--log-dir", os.path.join(run_dir, "logdir"), "--tee", "3", JOB]
+    if r["launcher"] == "torchrun-logdir":
+        return torchrun + ["--log-dir", os.path.join(run_dir, "logdir"), "--redirects", "3", JOB]
+    mpi = ["mpirun", "-np", n, "--oversubscribe", "--bind-to", "none"]
+    if r["launcher"] == "mpirun":
+        mpi.append("--tag-output")
+    for v in ("MASTER_ADDR", "MASTER_PORT", "NCDX_FAULT", "NCDX_FAULT_RANK", "NCDX_FAULT_STEP", "NCDX_STEPS",
+              "NCDX_TIMEOUT_S", "NCDX_CKPT_DIR", "NCDX_SYNC_DIR", "TORCH_DISTRIBUTED_DEBUG", "OMP_NUM_THREADS"):
+        mpi += ["-x", v]
+    return mpi + [py, JOB]
+
+
+def produce_one(py, r, out_dir, host, resume=False):
+    run_dir = os.path.join(out_dir, r["id"])
+    if resume and os.path.exists(os.path.join(run_dir, "run.json")) and not json.load(
+            open(os.path.join(run_dir, "run.json"))).get("wall_timeout") and json.load(
+            open(os.path.join(run_dir, "run.json")))["rc"] != -9:
+        with open(os.path.join(run_dir, "truth.json")) as f:
+            return dict(json.load(f), resumed=True)
+    shutil.rmtree(run_dir, ignore_errors=True)
+    os.makedirs(run_dir)
+    rng = random.Random(f'{r["seed"]}-{r["id"]}')
+    port = free_port_pair(rng)
+    truth = dict(r, host=host, klass=TRUTH[r["fault"]][0], accept=sorted(TRUTH[r["fault"]][1]),
+                 master_port=port, skipped=None)
+    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), NCDX_FAULT=r["fault"],
+               NCDX_FAULT_RANK=str(r["rank"]), NCDX_FAULT_STEP=str(r["step"]), NCDX_STEPS=str(r["steps"]),
+               NCDX_TIMEOUT_S=str(r["timeout_s"]), OMP_NUM_THREADS="1", NCDX_CKPT_DIR="",
+               OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
+               OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo", OMPI_MCA_oob_tcp_if_include="lo",
+               PYTHONUNBUFFERED="1", NCDX_SYNC_DIR=os.path.join(run_dir, "sync"))
+    os.makedirs(env["NCDX_SYNC_DIR"])
+    env["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL" if r["fault"] in DEBUG_DETAIL else "OFF"
+    mnt = None
+    if r["fault"] == "disk_full":
+        mnt = os.path.join(run_dir, "ckpt")
+        os.makedirs(mnt)
+        ok = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
+                                                  capture_output=True).returncode == 0
+        if not ok:
+            truth["skipped"] = "a tiny tmpfs needs root (mount -t tmpfs)"
+            mnt = None
+        env["NCDX_CKPT_DIR"] = mnt or ""
+    # Ground truth first: triage never runs before it is on disk.
+    with open(os.path.join(run_dir, "truth.json"), "w") as f:
+        json.dump(truth, f, indent=1, sort_keys=True)
+    if truth["skipped"]:
+        return truth
+    cmd = launch_cmd(py, r, run_dir, port)
+    t0 = time.time()
+    with open(os.path.join(run_dir, "console.log"), "wb") as con:
+        p = subprocess.Popen(cmd, stdout=con, stderr=subprocess.STDOUT, env=env, cwd=run_dir,
+                             start_new_session=True)
+        try:
+            # Generous: importing torch in every rank takes long on a loaded 2-core machine.
+            rc = p.wait(timeout=r["timeout_s"] * 10 + 200)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            rc = p.wait()
+            truth["wall_timeout"] = True
+    truth["rc"] = rc
+    truth["wall_s"] = round(time.time() - t0, 1)
+    if mnt:
+        subprocess.run(["umount", "-l", mnt], capture_output=True)
+    with open(os.path.join(run_dir, "run.json"), "w") as f:
+        json.dump({"cmd": cmd, "rc": rc, "wall_s": truth["wall_s"], "wall_timeout": truth.get("wall_timeout", False)},
+                  f, indent=1)
+    return truth
+
+
+def produce(args):
+    py = torch_python()
+    if not py:
+        print("SKIP: no PyTorch venv (run scripts/torch-venv.sh); the fault bench needs real torch", file=sys.stderr)
+        return 77
+    if shutil.which("mpirun") is None:
+        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
+    os.makedirs(args.out, exist_ok=True)
+    runs = plan(args.runs, args.seed, args.max_world, args.quick,
+                args.faults.split(",") if args.faults else None,
+                args.launchers.split(",") if args.launchers else None)
+    if shutil.which("mpirun") is None:
+        runs = [r for r in runs if not r["launcher"].startswith("mpirun")]
+    host = socket.gethostname()
+    t0 = time.time()
+    done = 0
+    with ThreadPoolExecutor(max_workers=args.jobs) as ex:
+        for t in ex.map(lambda r: produce_one(py, r, args.out, host, args.resume), runs):
+            done += 1
+            if t.get("resumed"):
+                continue
+            print(f"[{done}/{len(runs)}] {t['id']} {t['launcher']} {t['fault']} rank {t['rank']}/{t['world_size']}"
+                  f" rc={t.get('rc')} {t.get('wall_s', 0)}s" + (f" SKIP {t['skipped']}" if t["skipped"] else ""),
+                  file=sys.stderr, flush=True)
+    print(f"produced {len(runs)} runs in {time.time() - t0:.0f}s", file=sys.stderr)
+    return 0
+
+
+def triage_inputs(run_dir, launcher):
+    if launcher == "torchrun-logdir":
+        return [os.path.join(run_dir, "logdir"), os.path.join(run_dir, "console.log")]
+    return [os.path.join(run_dir, "console.log")]
+
+
+def score(args):
+    rows = []
+    for name in sorted(os.listdir(args.out)):
+        tp = os.path.join(args.out, name, "truth.json")
+        if not os.path.exists(tp):
+            continue
+        finished = os.path.exists(os.path.join(args.out, name, "run.json"))
+        with open(tp) as f:
+            truth = json.load(f)
+        if truth.get("skipped"):
+            rows.append({"truth": truth, "skipped": truth["skipped"]})
+            continue
+        if not finished:  # still running (a sweep scored while it runs)
+            continue
+        with open(os.path.join(args.out, name, "run.json")) as f:
+            run = json.load(f)
+        if run.get("wall_timeout") or (run["rc"] == -9 and "wall_timeout" not in run):
+            rows.append({"truth": truth, "skipped": "the driver stopped the run (wall-clock limit): its logs are cut"})
+            continue
+        run_dir = os.path.join(args.out, name)
+        p = subprocess.run([args.ncdx, "triage", "--json", "--no-timestamps"] + triage_inputs(run_dir, truth["launcher"]),
+                           capture_output=True, text=True, env=dict(os.environ, LC_ALL="C"))
+        try:
+            v = json.loads(p.stdout)["verdict"]
+        except (ValueError, KeyError):
+            v = {"class": f"error(rc={p.returncode})", "culprit": {}}
+        ranks = sorted(v.get("culprit", {}).get("ranks", []) or [])
+        klass = v.get("class")
+        class_ok = klass == truth["klass"] or klass in truth["accept"]
+        culprit_ok = ranks == [truth["rank"]] if truth["fault"] in CULPRIT_SCORED else None
+        rows.append({"truth": truth, "class": klass, "ranks": ranks, "class_ok": class_ok,
+                     "culprit_ok": culprit_ok, "id": v.get("id")})
+    return report(rows, args)
+
+
+def pct(a, b):
+    return f"{a}/{b} ({100.0 * a / b:.0f} %)" if b else "-"
+
+
+def report(rows, args):
+    scored = [r for r in rows if "skipped" not in r]
+    skipped = [r for r in rows if "skipped" in r]
+    by = collections.defaultdict(lambda: [0, 0, 0, 0])  # class ok, class n, culprit ok, culprit n
+    conf = collections.defaultdict(collections.Counter)
+    for r in scored:
+        t = r["truth"]
+        for key in (("fault", t["fault"]), ("launcher", t["launcher"]), ("all", "all")):
+            s = by[key]
+            s[0] += r["class_ok"]
+            s[1] += 1
+            if r["culprit_ok"] is not None:
+                s[2] += r["culprit_ok"]
+                s[3] += 1
+        conf[t["klass"]][r["class"]] += 1
+    lines = [f"runs: {len(rows)} ({len(skipped)} skipped" +
+             (f": {skipped[0]['skipped']}" if skipped else "") + ")", "",
+             "| group | class right | culprit exact |", "|---|---|---|"]
+    for kind in ("fault", "launcher", "all"):
+        for key in sorted(k for k in by if k[0] == kind):
+            s = by[key]
+            lines.append(f"| {key[1]} | {pct(s[0], s[1])} | {pct(s[2], s[3])} |")
+    classes = sorted({c for row in conf.values() for c in row} | set(conf))
+    lines += ["", "Confusion (rows: truth class, columns: verdict class)", "",
+              "| truth \\ verdict | " + " | ".join(classes) + " |", "|---" * (len(classes) + 1) + "|"]
+    for t in sorted(conf):
+        lines.append(f"| {t} | " + " | ".join(str(conf[t][c] or "") for c in classes) + " |")
+    wrong = [r for r in scored if not r["class_ok"] or r["culprit_ok"] is False]
+    lines += ["", f"misses: {len(wrong)}"]
+    for r in wrong[:60]:
+        t = r["truth"]
+        lines.append(f"  {t['id']} {t['launcher']} {t['fault']} rank {t['rank']}/{t['world_size']}: "
+                     f"{r['class']} {r['ranks']} ({r['id']})")
+    print("\n".join(lines))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"rows": rows, "groups": {f"{k[0]}:{k[1]}": v for k, v in by.items()}}, f, indent=1)
+    a = by[("all", "all")]
+    if args.min_class is not None and a[1] and a[0] / a[1] < args.min_class:
+        print(f"FAIL: class accuracy {a[0] / a[1]:.3f} < {args.min_class}", file=sys.stderr)
+        return 1
+    if args.min_culprit is not None and a[3] and a[2] / a[3] < args.min_culprit:
+        print(f"FAIL: culprit accuracy {a[2] / a[3]:.3f} < {args.min_culprit}", file=sys.stderr)
+        return 1
+    if not scored:
+        print("FAIL: no run was scored", file=sys.stderr)
+        return 1
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("cmd", choices=("produce", "score", "run"))
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--max-world", type=int, default=8)
+    ap.add_argument("--quick", action="store_true", help="small worlds, 6 s timeouts (the CTest subset)")
+    ap.add_argument("--faults", help="comma list (default: all)")
+    ap.add_argument("--launchers", help="comma list (default: all)")
+    ap.add_argument("--ncdx")
+    ap.add_argument("--json")
+    ap.add_argument("--min-class", type=float)
+    ap.add_argument("--min-culprit", type=float)
+    ap.add_argument("--keep", action="store_true", help="run: keep the run directories")
+    ap.add_argument("--resume", action="store_true", help="produce: keep finished runs, make the rest")
+    args = ap.parse_args()
+    if args.cmd in ("score", "run") and not args.ncdx:
+        ap.error("--ncdx is needed to score")
+    if args.cmd == "produce":
+        return produce(args)
+    if args.cmd == "score":
+        return score(args)
+    rc = produce(args)
+    if rc != 0:
+        return rc
+    try:
+        return score(args)
+    finally:
+        if not args.keep:
+            shutil.rmtree(args.out, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

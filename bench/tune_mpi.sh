@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `ncdx tune --backend mpi` beside its own peers: Open MPI's default decision and the
+# exhaustive search over coll_tuned configurations (every algorithm x segment size x size).
+# Loopback fabric: 4 ranks on this host (shared memory between ranks, as Open MPI picks).
+# Usage: bench/tune_mpi.sh BUILD_DIR [OUT_DIR]  -> OUT_DIR/tune_<coll>.json and the rules file.
+set -euo pipefail
+build=${1:?usage: tune_mpi.sh BUILD_DIR [OUT_DIR]}
+out=${2:-$(mktemp -d)}
+mkdir -p "$out"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 LC_ALL=C
+np=${NP:-4}
+for coll in ${COLLS:-allreduce broadcast}; do
+  /usr/bin/time -f "%e s wall" "$build/ncdx" tune --backend mpi --np "$np" --collectives "$coll" \
+    -b 8 -e "${MAXB:-4M}" -f 4 -n "${ITERS:-20}" --repeats 3 --rules "$out/rules_$coll.conf" \
+    --fabric "loopback, $np ranks on one host" --json --no-timestamps > "$out/tune_$coll.json"
+  python3 - "$out/tune_$coll.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for c in d["collectives"]:
+    b = c["buckets"]
+    worst_exh = min(x["pct_of_exhaustive"] for x in b)
+    worst_def = min(x["gain_vs_default"] for x in b)
+    share = 100.0 * c["trials"] / c["exhaustive_trials"]
+    print(f'{c["collective"]}: trials {c["trials"]} vs exhaustive {c["exhaustive_trials"]} ({share:.0f} %); '
+          f'worst bucket {worst_exh:.1f} % of exhaustive; worst gain vs default {worst_def:.3f}x; '
+          f'changed buckets {sum(x["changed"] for x in b)}/{len(b)}')
+    for x in b:
+        print(f'  {x["bytes"]:>9} {x["choice"]:<24} default {x["default_us"]:9.1f} tuned {x["tuned_us"]:9.1f} '
+              f'exh {x["exhaustive_best"]:<24} {x["exhaustive_us"]:9.1f}  {x["gain_vs_default"]:.3f}x  {x["pct_of_exhaustive"]:.1f} %')
+PY
+done
+echo "results in $out"

@@ -1,0 +1,186 @@
+#!/usr/bin/env bash
+# A cluster of N "hosts" made of network namespaces, for `ncdx doctor --cluster` under a real
+# mpirun (issue #14; recipes in ../shared/reference/ecosystem.md §4 and §7). Run as root.
+#
+#   netns-cluster.sh run N [FAULT ...] -- NCDX_ARGS...
+#
+# builds the hosts, applies the faults, runs `mpirun -np N ncdx NCDX_ARGS` from host 1 and
+# removes everything it created (by name, also on failure or Ctrl-C). Exit status: ncdx's, or
+# 77 with "SKIP: <reason>" on stderr when namespaces/mpirun are not possible here.
+#
+# Each host has two links, like a real node: mgmt0 (198.18.0.i/24, MPI's control traffic) and
+# data0 (198.19.0.i/24, what NCCL_SOCKET_IFNAME=data selects and ncdx measures). Every data link
+# is shaped with htb to RATE (default 50mbit), low enough that 2 busy CPUs are not the bottleneck.
+# (htb, not tbf: tbf's small queue drops packets of a TCP burst, which would look like loss.)
+#
+# Faults (host numbers are 1-based):
+#   slowlink:A:B:PCT   A↔B at PCT % less bandwidth (both directions)
+#   slownode:V:PCT     all of V's data traffic at PCT % less bandwidth
+#   lossy:V:PCT        V drops PCT % of its outgoing data packets (nftables)
+#   cpu:V:PCT          V's ncdx limited to PCT % of one CPU (cgroup cpu quota)
+#   firewall:V         V drops all incoming data traffic (nftables): unreachable
+#   envdrift:V:K=VAL   V's ranks see another environment value (e.g. NCCL_IB_HCA=mlx5_9)
+#   mtu:V:MTU          V's data0 gets another MTU
+#   duphost:V:W        V takes W's short hostname (hW.dup instead of hV.c)
+#
+# Environment: NCDX (path of the binary, default build/src/cli/ncdx), RATE, NCDX_NS_PREFIX
+# (default ncx<pid>; names stay under 15 characters), NCDX_KEEP=1 keeps the hosts for debugging.
+set -uo pipefail
+
+skip() { echo "SKIP: $*" >&2; exit 77; }
+die() { echo "netns-cluster: $*" >&2; exit 70; }
+
+[ "${1:-}" = run ] || { sed -n '2,32p' "$0" >&2; exit 64; }
+shift
+N="${1:-}"; shift || true
+[[ "$N" =~ ^[0-9]+$ ]] && [ "$N" -ge 2 ] && [ "$N" -le 64 ] || die "N must be 2..64"
+FAULTS=()
+while [ $# -gt 0 ] && [ "$1" != "--" ]; do FAULTS+=("$1"); shift; done
+[ "${1:-}" = "--" ] && shift
+ARGS=("$@")
+
+[ "$(id -u)" -eq 0 ] || skip "needs root for network namespaces"
+command -v ip >/dev/null || skip "iproute2 (ip) is not installed"
+command -v mpirun >/dev/null || skip "mpirun (openmpi-bin) is not installed"
+NCDX="${NCDX:-$(pwd)/build/src/cli/ncdx}"
+[ -x "$NCDX" ] || die "no ncdx binary at $NCDX"
+RATE="${RATE:-50mbit}"
+P="${NCDX_NS_PREFIX:-ncx$$}"
+[ ${#P} -le 10 ] || die "NCDX_NS_PREFIX must be at most 10 characters"
+T="$(mktemp -d /tmp/ncdx-netns.XXXXXX)"
+
+cleanup() {
+  [ "${NCDX_KEEP:-0}" = 1 ] && { echo "kept: namespaces ${P}h*, bridges ${P}m ${P}d, dir $T" >&2; return; }
+  for i in $(seq 1 "$N"); do ip netns del "${P}h$i" 2>/dev/null; done
+  ip link del "${P}m" 2>/dev/null
+  ip link del "${P}d" 2>/dev/null
+  for i in $(seq 1 "$N"); do
+    [ -d "/sys/fs/cgroup/cpu/${P}h$i" ] && rmdir "/sys/fs/cgroup/cpu/${P}h$i" 2>/dev/null
+    [ -d "/sys/fs/cgroup/${P}h$i" ] && rmdir "/sys/fs/cgroup/${P}h$i" 2>/dev/null
+  done
+  rm -rf "$T"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ip netns add "${P}probe" 2>/dev/null || skip "cannot create network namespaces here (ip netns add failed)"
+ip netns del "${P}probe"
+
+rate_kbit() {  # "200mbit" → 200000
+  case "$1" in
+    *gbit) echo $(( ${1%gbit} * 1000000 ));; *mbit) echo $(( ${1%mbit} * 1000 ));; *kbit) echo "${1%kbit}";;
+    *) die "RATE must end in kbit, mbit or gbit";;
+  esac
+}
+BASE_KBIT=$(rate_kbit "$RATE")
+
+ip link add "${P}m" type bridge && ip link set "${P}m" up || die "bridge ${P}m"
+ip link add "${P}d" type bridge && ip link set "${P}d" up || die "bridge ${P}d"
+declare -A HOSTNAME_OF
+for i in $(seq 1 "$N"); do
+  ns="${P}h$i"
+  ip netns add "$ns" || die "netns $ns"
+  ip -n "$ns" link set lo up
+  for kind in m d; do
+    # No GSO/TSO on the data links: a drop must cost one wire packet, not a 64 KB super-packet.
+    g=(); [ "$kind" = d ] && g=(gso_max_segs 1 gso_max_size 1500)
+    ip link add "${P}${kind}$i" "${g[@]}" type veth peer name "${kind}x$i" "${g[@]}" netns "$ns" || die "veth ${P}${kind}$i"
+    ip link set "${P}${kind}$i" master "${P}${kind}" up
+  done
+  ip -n "$ns" link set "mx$i" name mgmt0
+  ip -n "$ns" link set "dx$i" name data0
+  ip -n "$ns" addr add "198.18.0.$i/24" dev mgmt0
+  ip -n "$ns" addr add "198.19.0.$i/24" dev data0
+  ip -n "$ns" link set mgmt0 up
+  ip -n "$ns" link set data0 up
+  # Shaping: egress of the node (data0) and egress towards it (the bridge-side veth).
+  for dev in "data0@$ns" "${P}d$i@"; do
+    d="${dev%@*}"; n="${dev#*@}"
+    tcx=(tc); [ -n "$n" ] && tcx=(ip netns exec "$n" tc)
+    "${tcx[@]}" qdisc add dev "$d" root handle 1: htb default 10 || die "htb on $d"
+    "${tcx[@]}" class add dev "$d" parent 1: classid 1:10 htb rate "${BASE_KBIT}kbit" ceil "${BASE_KBIT}kbit" quantum 1514 || die "htb class on $d"
+  done
+  HOSTNAME_OF[$i]="h$i.c"
+done
+
+declare -A ENV_OF CPU_OF
+nft_ok() { command -v nft >/dev/null || skip "nft (nftables) is not installed: the loss/firewall faults need it"; }
+for f in "${FAULTS[@]}"; do
+  IFS=: read -r kind a b c <<<"$f"
+  case "$kind" in
+    slowlink)
+      [ -n "$b" ] && [ -n "$c" ] || die "slowlink:A:B:PCT"
+      k=$(( BASE_KBIT * (100 - c) / 100 ))
+      for pair in "$a:$b" "$b:$a"; do
+        from="${pair%:*}"; to="${pair#*:}"
+        ip netns exec "${P}h$from" tc class add dev data0 parent 1: classid 1:20 htb rate "${k}kbit" ceil "${k}kbit" quantum 1514 || die "slowlink class"
+        ip netns exec "${P}h$from" tc filter add dev data0 parent 1: protocol ip prio 1 u32 match ip dst "198.19.0.$to/32" flowid 1:20 || die "slowlink filter"
+      done;;
+    slownode)
+      k=$(( BASE_KBIT * (100 - b) / 100 ))
+      ip netns exec "${P}h$a" tc class change dev data0 parent 1: classid 1:10 htb rate "${k}kbit" ceil "${k}kbit" quantum 1514 || die "slownode"
+      tc class change dev "${P}d$a" parent 1: classid 1:10 htb rate "${k}kbit" ceil "${k}kbit" quantum 1514 || die "slownode"
+      ;;
+    lossy)
+      nft_ok
+      ip netns exec "${P}h$a" nft add table inet ncdxchaos
+      ip netns exec "${P}h$a" nft add chain inet ncdxchaos out '{ type filter hook output priority 0; }'
+      ip netns exec "${P}h$a" nft add rule inet ncdxchaos out oifname data0 numgen random mod 100 '<' "$b" drop || die "lossy rule"
+      ;;
+    firewall)
+      nft_ok
+      ip netns exec "${P}h$a" nft add table inet ncdxchaos
+      ip netns exec "${P}h$a" nft add chain inet ncdxchaos in '{ type filter hook input priority 0; }'
+      ip netns exec "${P}h$a" nft add rule inet ncdxchaos in iifname data0 drop || die "firewall rule"
+      ;;
+    cpu) CPU_OF[$a]="$b";;
+    envdrift) ENV_OF[$a]="${ENV_OF[$a]:-} export ${b}${c:+:$c};";;
+    mtu) ip -n "${P}h$a" link set data0 mtu "$b" || die "mtu";;
+    duphost) HOSTNAME_OF[$a]="h$b.dup";;
+    *) die "unknown fault '$kind'";;
+  esac
+done
+
+# The rsh agent mpirun uses to start orted on "host" IP: enter that host's namespace with its
+# own UTS hostname (distinct names keep Open MPI's shared-memory transport from pairing ranks
+# of different namespaces), its planted env, and its CPU cgroup.
+agent="$T/nsrsh"
+{
+  echo '#!/bin/sh'
+  echo 'host="$1"; shift'
+  echo 'case "$host" in'
+  for i in $(seq 1 "$N"); do
+    pre="${ENV_OF[$i]:-}"
+    if [ -n "${CPU_OF[$i]:-}" ]; then
+      quota=$(( CPU_OF[$i] * 1000 ))
+      if [ -d /sys/fs/cgroup/cpu ]; then
+        mkdir -p "/sys/fs/cgroup/cpu/${P}h$i" && echo 100000 > "/sys/fs/cgroup/cpu/${P}h$i/cpu.cfs_period_us" &&
+          echo "$quota" > "/sys/fs/cgroup/cpu/${P}h$i/cpu.cfs_quota_us" || die "cgroup v1 cpu quota"
+        pre="$pre echo \$\$ > /sys/fs/cgroup/cpu/${P}h$i/cgroup.procs;"
+      elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+        mkdir -p "/sys/fs/cgroup/${P}h$i" && echo "$quota 100000" > "/sys/fs/cgroup/${P}h$i/cpu.max" || die "cgroup v2 cpu.max"
+        pre="$pre echo \$\$ > /sys/fs/cgroup/${P}h$i/cgroup.procs;"
+      else
+        skip "no cgroup cpu controller for the cpu fault"
+      fi
+    fi
+    echo "  198.18.0.$i) ns=${P}h$i; hn=${HOSTNAME_OF[$i]}; pre='$pre';;"
+  done
+  echo '  *) echo "nsrsh: unknown host $host" >&2; exit 1;;'
+  echo 'esac'
+  echo 'exec ip netns exec "$ns" unshare --uts /bin/sh -c "hostname $hn; $pre exec $*"'
+} > "$agent"
+chmod +x "$agent"
+hf="$T/hostfile"
+for i in $(seq 1 "$N"); do echo "198.18.0.$i slots=1"; done > "$hf"
+
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+pre1="${ENV_OF[1]:-}"
+[ -n "${CPU_OF[1]:-}" ] && pre1="$pre1 echo \$\$ > /sys/fs/cgroup/cpu/${P}h1/cgroup.procs;"
+q=""; for a in "${ARGS[@]}"; do q="$q '${a//\'/\'\\\'\'}'"; done
+ip netns exec "${P}h1" unshare --uts /bin/sh -c "hostname ${HOSTNAME_OF[1]}; $pre1
+  exec mpirun -np $N --hostfile $hf --map-by node --mca plm_rsh_agent $agent \
+    --mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24 \
+    -x NCCL_SOCKET_IFNAME=data -x LC_ALL=C $NCDX $q"
+rc=$?
+exit $rc

@@ -1,0 +1,99 @@
+#include "analyze/audit/audit.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "analyze/config/config_tree.h"
+#include "knowledge/audit_rules.h"
+
+namespace ncdx::analyze {
+
+// Rule entry points live in audit_rules_*.cc.
+void rule_keys(const AuditContext&, std::vector<AuditRow>&);
+void rule_script(const AuditContext&, std::vector<AuditRow>&);
+void rule_backend(const AuditContext&, std::vector<AuditRow>&);
+void rule_timeout(const AuditContext&, std::vector<AuditRow>&);
+void rule_rollout_name(const AuditContext&, std::vector<AuditRow>&);
+void rule_gpus(const AuditContext&, std::vector<AuditRow>&);
+void rule_within_node(const AuditContext&, std::vector<AuditRow>&);
+void rule_divisible_mp(const AuditContext&, std::vector<AuditRow>&);
+void rule_divisible_rollout(const AuditContext&, std::vector<AuditRow>&);
+void rule_divisible_batch(const AuditContext&, std::vector<AuditRow>&);
+void rule_mini_batch(const AuditContext&, std::vector<AuditRow>&);
+void rule_ulysses_heads(const AuditContext&, std::vector<AuditRow>&);
+void rule_gpu_util(const AuditContext&, std::vector<AuditRow>&);
+void rule_training_memory(const AuditContext&, std::vector<AuditRow>&);
+void rule_bucket(const AuditContext&, std::vector<AuditRow>&);
+void rule_timeline(const AuditContext&, std::vector<AuditRow>&);
+
+const std::vector<AuditRuleDef>& audit_rule_registry() {
+  static const std::vector<AuditRuleDef> r = {
+      {"verl.keys", rule_keys},
+      {"script", rule_script},
+      {"verl.backend", rule_backend},
+      {"verl.timeout", rule_timeout},
+      {"verl.rollout.name", rule_rollout_name},
+      {"verl.resources.gpus", rule_gpus},
+      {"verl.parallel.within-node", rule_within_node},
+      {"verl.divisible.model-parallel", rule_divisible_mp},
+      {"verl.divisible.rollout", rule_divisible_rollout},
+      {"verl.divisible.batch", rule_divisible_batch},
+      {"verl.divisible.mini-batch", rule_mini_batch},
+      {"verl.divisible.ulysses-heads", rule_ulysses_heads},
+      {"verl.memory.gpu-util", rule_gpu_util},
+      {"verl.memory.training-state", rule_training_memory},
+      {"verl.weight-sync.bucket", rule_bucket},
+      {"verl.ray.timeline", rule_timeline},
+  };
+  return r;
+}
+
+double AuditContext::threshold(const std::string& rule, const std::string& name) const {
+  auto it = thresholds.find(rule + "." + name);
+  if (it != thresholds.end()) return it->second;
+  if (const auto* info = knowledge::find_audit_rule(rule)) {
+    auto t = info->thresholds.find(name);
+    if (t != info->thresholds.end()) return t->second;
+  }
+  return std::nan("");
+}
+
+std::vector<AuditRow> run_audit(const AuditContext& ctx) {
+  std::vector<AuditRow> rows;
+  for (const auto& r : audit_rule_registry()) r.run(ctx, rows);
+  return rows;
+}
+
+nlohmann::json to_json(const AuditRow& r) {
+  auto opt = [](const std::string& s) { return s.empty() ? nlohmann::json(nullptr) : nlohmann::json(s); };
+  return {{"parameter", r.parameter}, {"value", opt(r.value)},   {"recommended", opt(r.recommended)},
+          {"risk", opt(r.risk)},      {"status", core::to_string(r.status)}, {"why", r.why},
+          {"source", r.source},       {"rule", r.rule},           {"origin", opt(r.origin)}};
+}
+
+AuditRow make_row(const std::string& rule, std::string parameter, std::string value, core::Outcome status) {
+  AuditRow r;
+  r.rule = rule;
+  r.parameter = std::move(parameter);
+  r.value = std::move(value);
+  r.status = status;
+  if (const auto* info = knowledge::find_audit_rule(rule)) r.source = info->source;
+  return r;
+}
+
+std::string fmt_num(double v) {
+  if (std::isnan(v)) return "?";
+  char buf[64];
+  if (v == std::floor(v) && std::fabs(v) < 1e15) std::snprintf(buf, sizeof buf, "%.0f", v);
+  else std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
+std::optional<long long> config_gpus(const AuditContext& ctx) {
+  auto n = get_int(ctx.cfg.tree, "trainer.nnodes");
+  auto g = get_int(ctx.cfg.tree, "trainer.n_gpus_per_node");
+  if (!n || !g) return std::nullopt;
+  return *n * *g;
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,137 @@
+#include "analyze/cluster/cluster_run.h"
+
+#include <algorithm>
+#include <map>
+
+#include "analyze/doctor/facts.h"
+#include "cluster/mpi/comm.h"
+#include "core/json.h"
+
+namespace ncdx::analyze {
+namespace {
+
+core::Finding consistency_finding(const ConsistencyResult& c) {
+  core::Finding f;
+  f.id = "cluster." + c.id;
+  f.klass = "consistency";
+  f.severity = c.status == core::Outcome::fail ? core::Severity::error : core::Severity::warn;
+  f.title = c.title + ": " + std::to_string(c.deviating.size()) + " node(s) differ";
+  f.summary = c.evidence;
+  f.culprit.hosts = c.deviating;
+  if (!c.fix.empty()) f.fixes.push_back({c.fix, {}, {}, {}, {}});
+  return f;
+}
+
+core::Finding outlier_finding(const NetOutlier& o) {
+  core::Finding f;
+  f.id = "cluster.network." + o.kind;
+  f.klass = "network-socket";
+  f.severity = o.kind == "slow-link" || o.kind == "lossy-link" ? core::Severity::warn : core::Severity::error;
+  std::string who;
+  for (const auto& h : o.hosts) who += (who.empty() ? "" : " <-> ") + h;
+  f.title = o.kind + " " + who;
+  f.summary = o.evidence;
+  f.culprit.hosts = o.hosts;
+  const char* fix = o.kind == "unreachable"   ? "check the link, firewall (nft list ruleset) and NCCL_SOCKET_IFNAME on the node"
+                    : o.kind == "lossy-node"  ? "check the NIC/cable/switch port of the node (ethtool -S, ip -s link): drops"
+                    : o.kind == "slow-node"   ? "drain the node; check CPU throttling, NIC speed (ethtool) and cabling"
+                                              : "check the cable/switch ports between the two nodes";
+  f.fixes.push_back({fix, {}, {}, {}, {}});
+  return f;
+}
+
+}  // namespace
+
+PickedIface pick_nccl_iface(const probe::Inventory& inv) {
+  PickedIface p;
+  auto names = nccl_socket_interfaces(inv.net, inv.env, &p.rule);
+  for (const auto& n : names) {
+    auto a = measure::iface_ipv4(n);
+    if (!a.empty()) {
+      p.name = n;
+      p.addr = a;
+      return p;
+    }
+  }
+  if (!names.empty()) p.name = names.front();
+  return p;
+}
+
+void analyze_cluster(ClusterRun& run, const ClusterOptions& opt) {
+  std::vector<NodeSnapshot> snaps;
+  for (auto& n : run.nodes) {
+    n.checks = run_doctor_checks(n.snap.inventory);
+    snaps.push_back(n.snap);
+  }
+  run.consistency = check_consistency(snaps);
+  if (run.network_ran) run.outliers = isolate_outliers(run.network, opt.isolation);
+  run.findings.clear();
+  for (const auto& c : run.consistency)
+    if (c.status == core::Outcome::fail || c.status == core::Outcome::warn) run.findings.push_back(consistency_finding(c));
+  for (const auto& o : run.outliers) run.findings.push_back(outlier_finding(o));
+  int code = core::exit_code_for(run.findings);
+  for (const auto& n : run.nodes) code = std::max(code, core::exit_code_of(n.checks, [](const CheckOutcome& o) { return o.result.status; }));
+  run.exit_code = code;
+}
+
+ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const ClusterOptions& opt) {
+  ClusterRun run;
+  run.rank = comm.rank();
+  run.size = comm.size();
+  run.launcher = comm.launcher();
+  std::string host = mine.os.hostname.value_or("rank" + std::to_string(run.rank));
+  // Nodes = distinct hostnames, in order of their lowest rank; that rank speaks for the node.
+  auto hosts = comm.allgather(host);
+  std::vector<std::string> node_hosts;
+  std::map<std::string, int> node_of;
+  std::vector<std::vector<int>> ranks_of;
+  for (int r = 0; r < static_cast<int>(hosts.size()); ++r) {
+    auto [it, fresh] = node_of.emplace(hosts[r], static_cast<int>(node_hosts.size()));
+    if (fresh) {
+      node_hosts.push_back(hosts[r]);
+      ranks_of.emplace_back();
+    }
+    ranks_of[it->second].push_back(r);
+  }
+  const int my_node = node_of[host];
+  const bool leader = ranks_of[my_node].front() == run.rank;
+  auto snaps = comm.gather(leader ? core::dump_json(probe::to_json(mine)) : std::string());
+  auto offsets = comm.clock_offsets_us();
+  if (opt.network && node_hosts.size() >= 2) {
+    measure::NetParticipant me;
+    if (leader) {
+      auto pick = pick_nccl_iface(mine);
+      me.node = my_node;
+      me.iface = pick.name;
+      me.addr = pick.addr;
+    }
+    me.nodes = static_cast<int>(node_hosts.size());
+    me.host = host;
+    run.network = measure::run_net_matrix(comm, me, opt.net);
+    run.network_ran = true;
+  } else {
+    run.network_skip = opt.network ? "fewer than two nodes (hosts: " + std::to_string(node_hosts.size()) + ")"
+                                   : "--no-network";
+  }
+  if (run.rank == 0) {
+    for (std::size_t k = 0; k < node_hosts.size(); ++k) {
+      ClusterNode node;
+      node.ranks = ranks_of[k];
+      int lr = node.ranks.front();
+      node.snap.host = node_hosts[k];
+      node.snap.rank = lr;
+      if (lr < static_cast<int>(offsets.size())) node.snap.clock_offset_us = offsets[lr];
+      auto j = nlohmann::json::parse(snaps[lr], nullptr, false);
+      auto inv = probe::inventory_from_json(j, "snapshot of rank " + std::to_string(lr));
+      if (inv) node.snap.inventory = std::move(*inv);
+      else node.snap.inventory.origin = "unreadable: " + inv.status().message();
+      run.nodes.push_back(std::move(node));
+    }
+    analyze_cluster(run, opt);
+  }
+  auto code = comm.bcast(std::to_string(run.exit_code));
+  run.exit_code = std::atoi(code.c_str());
+  return run;
+}
+
+}  // namespace ncdx::analyze

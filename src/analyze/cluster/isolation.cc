@@ -1,0 +1,238 @@
+#include "analyze/cluster/isolation.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace ncdx::analyze {
+namespace {
+
+struct PairStat {
+  int a = 0, b = 0;
+  bool ok = false;
+  bool stalled = false;  // connected, then timed out: loss or a stall, not reachability
+  std::string why;  // when not ok
+  std::optional<double> lat, p99, bw, loss_pct;
+  std::uint32_t retrans = 0;
+};
+
+std::vector<PairStat> pair_stats(const measure::NetMatrix& m) {
+  std::vector<PairStat> out;
+  int n = static_cast<int>(m.hosts.size());
+  for (int a = 0; a < n; ++a)
+    for (int b = a + 1; b < n; ++b) {
+      const auto &ab = m.cell[a][b], &ba = m.cell[b][a];
+      PairStat p;
+      p.a = a;
+      p.b = b;
+      p.ok = ab.status == "ok" && ba.status == "ok";
+      p.stalled = !p.ok && ab.status != "unreachable" && ba.status != "unreachable" &&
+                  (ab.status == "timeout" || ba.status == "timeout");
+      if (!p.ok) {
+        p.why = ab.status != "ok" ? ab.status + (ab.detail.empty() ? "" : ": " + ab.detail)
+                                  : ba.status + (ba.detail.empty() ? "" : ": " + ba.detail);
+      }
+      p.lat = ab.lat_median_us;
+      p.p99 = ab.lat_p99_us;
+      if (ab.gbps && ba.gbps) p.bw = std::min(*ab.gbps, *ba.gbps);
+      if (ab.segs_out && ba.segs_out && (*ab.segs_out + *ba.segs_out) > 0) {
+        p.retrans = ab.retrans.value_or(0) + ba.retrans.value_or(0);
+        p.loss_pct = 100.0 * p.retrans / static_cast<double>(*ab.segs_out + *ba.segs_out);
+      }
+      out.push_back(p);
+    }
+  return out;
+}
+
+struct Metric {
+  const char* name;
+  const char* unit;
+  bool higher_better;
+  std::function<std::optional<double>(const PairStat&)> get;
+  std::function<bool(double v, double ref, double sigma)> bad;
+};
+
+std::string pct_worse(double v, double ref, bool higher_better) {
+  if (ref == 0) return "";
+  double r = higher_better ? (ref - v) / ref : (v - ref) / ref;
+  return fmt::format("{:.0f} % {}", std::fabs(r) * 100, higher_better ? (v < ref ? "below" : "above")
+                                                                       : (v > ref ? "above" : "below"));
+}
+
+std::string num(double v) { return fmt::format("{:.3g}", v); }
+
+}  // namespace
+
+double robust_median(std::vector<double> v, bool higher_better) {
+  if (v.empty()) return 0;
+  if (higher_better) std::sort(v.begin(), v.end(), std::greater<>());
+  else std::sort(v.begin(), v.end());
+  return v[(v.size() - 1) / 2];
+}
+
+double robust_mad(const std::vector<double>& v, double center) {
+  std::vector<double> d;
+  d.reserve(v.size());
+  for (double x : v) d.push_back(std::fabs(x - center));
+  return robust_median(std::move(d), false);
+}
+
+std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const IsolationOptions& opt) {
+  std::vector<NetOutlier> out;
+  const int n = static_cast<int>(m.hosts.size());
+  if (n < 2) return out;
+  auto pairs = pair_stats(m);
+  auto host = [&](int i) { return m.hosts[i]; };
+
+  // 1. Reachability: a node that fails with more than half of its peers (and ≥ 2) is the one
+  //    unreachable; other failed pairs are unreachable links.
+  std::vector<int> fails(n, 0);
+  for (const auto& p : pairs)
+    if (!p.ok && !p.stalled) ++fails[p.a], ++fails[p.b];
+  std::vector<bool> dead(n, false);
+  for (int i = 0; i < n; ++i) {
+    if (n >= 3 && fails[i] >= 2 && fails[i] * 2 > (n - 1)) {
+      dead[i] = true;
+      std::string why;
+      for (const auto& p : pairs)
+        if (!p.ok && (p.a == i || p.b == i)) {
+          why = p.why;
+          break;
+        }
+      out.push_back({"unreachable", {host(i)}, "reachability", static_cast<double>(fails[i]),
+                     static_cast<double>(n - 1),
+                     fmt::format("{} of {} peers failed (first: {})", fails[i], n - 1, why)});
+    }
+  }
+  for (const auto& p : pairs)
+    if (!p.ok && !p.stalled && !dead[p.a] && !dead[p.b])
+      out.push_back({"unreachable", {host(p.a), host(p.b)}, "reachability", std::nullopt, std::nullopt, p.why});
+
+  // 2. Quality of the pairs that worked, per metric.
+  const std::vector<Metric> metrics = {
+      {"bandwidth_gbps", "Gb/s", true, [](const PairStat& p) { return p.bw; },
+       [&](double v, double ref, double s) { return ref - v > std::max(opt.k_sigma * s, opt.bw_rel * ref); }},
+      {"latency_us", "µs", false, [](const PairStat& p) { return p.lat; },
+       [&](double v, double ref, double s) {
+         return v - ref > std::max({opt.k_sigma * s, opt.lat_rel * ref, opt.lat_abs_us});
+       }},
+      {"retrans_pct", "%", false, [](const PairStat& p) { return p.loss_pct; },
+       [&](double v, double ref, double s) { return v > opt.loss_pct && v - ref > opt.k_sigma * s; }},
+  };
+  struct Verdict {
+    std::vector<bool> bad_pair;
+    std::vector<int> bad_deg, deg;
+    double ref = 0;
+  };
+  std::map<std::string, Verdict> verdicts;
+  for (const auto& mt : metrics) {
+    Verdict v;
+    v.bad_pair.assign(pairs.size(), false);
+    v.bad_deg.assign(n, 0);
+    v.deg.assign(n, 0);
+    std::vector<std::vector<double>> per_node(n);
+    std::vector<double> all;
+    for (const auto& p : pairs) {
+      if (!p.ok || dead[p.a] || dead[p.b]) continue;
+      auto x = mt.get(p);
+      if (!x) continue;
+      per_node[p.a].push_back(*x);
+      per_node[p.b].push_back(*x);
+      all.push_back(*x);
+    }
+    const bool loss_metric = std::string(mt.name) == "retrans_pct";
+    if (all.size() < 2 && !loss_metric) {
+      verdicts[mt.name] = v;
+      continue;
+    }
+    // Reference: the median of per-node medians, so one bad node (all its pairs bad) cannot
+    // move it; spread: MAD of all pairs around it.
+    std::vector<double> node_meds;
+    for (const auto& pn : per_node)
+      if (!pn.empty()) node_meds.push_back(robust_median(pn, mt.higher_better));
+    v.ref = robust_median(node_meds, mt.higher_better);
+    // With fewer than 5 nodes there are too few pairs for a spread (3 nodes: one slow node
+    // makes 2 of the 3 pairs bad, more than MAD survives): only the relative floors apply.
+    double sigma = n >= 5 ? 1.4826 * robust_mad(all, v.ref) : 0.0;
+    for (std::size_t k = 0; k < pairs.size(); ++k) {
+      const auto& p = pairs[k];
+      if (loss_metric && p.stalled && !dead[p.a] && !dead[p.b]) {  // a stalled pair is the worst loss
+        ++v.deg[p.a], ++v.deg[p.b];
+        v.bad_pair[k] = true;
+        ++v.bad_deg[p.a], ++v.bad_deg[p.b];
+        continue;
+      }
+      if (!p.ok || dead[p.a] || dead[p.b]) continue;
+      auto x = mt.get(p);
+      if (!x) continue;
+      ++v.deg[p.a], ++v.deg[p.b];
+      bool loss_ok = std::string(mt.name) != "retrans_pct" || p.retrans >= static_cast<std::uint32_t>(opt.loss_min_retrans);
+      if (loss_ok && mt.bad(*x, v.ref, sigma)) {
+        v.bad_pair[k] = true;
+        ++v.bad_deg[p.a], ++v.bad_deg[p.b];
+      }
+    }
+    verdicts[mt.name] = v;
+  }
+  auto node_flag = [&](const Verdict& v, int i) {
+    return !v.deg.empty() && n >= 3 && v.bad_deg[i] >= 2 && v.bad_deg[i] * 2 > v.deg[i];
+  };
+  auto node_value = [&](const Metric& mt, int i) {
+    std::vector<double> xs;
+    for (const auto& p : pairs)
+      if (p.ok && (p.a == i || p.b == i) && !dead[p.a] && !dead[p.b])
+        if (auto x = mt.get(p)) xs.push_back(*x);
+    return robust_median(xs, !mt.higher_better);  // the worse-side median of the culprit
+  };
+  std::vector<bool> lossy(n, false), slow(n, false);
+  const auto& loss_v = verdicts["retrans_pct"];
+  for (int i = 0; i < n; ++i) lossy[i] = !dead[i] && node_flag(loss_v, i);
+  for (int i = 0; i < n; ++i) {
+    if (dead[i]) continue;
+    if (lossy[i]) {
+      const auto& mt = metrics[2];
+      double val = node_value(mt, i);
+      out.push_back({"lossy-node", {host(i)}, mt.name, val, loss_v.ref,
+                     fmt::format("{:.2f} % of TCP segments retransmitted on {} of {} links (median {:.2f} %)", val,
+                                 loss_v.bad_deg[i], loss_v.deg[i], loss_v.ref)});
+      continue;
+    }
+    for (int k = 0; k < 2; ++k) {
+      const auto& mt = metrics[k];
+      const auto& v = verdicts[mt.name];
+      if (!node_flag(v, i)) continue;
+      slow[i] = true;
+      double val = node_value(mt, i);
+      out.push_back({"slow-node", {host(i)}, mt.name, val, v.ref,
+                     fmt::format("{} {} {} vs median {} {} on {} of {} links", mt.name == std::string("bandwidth_gbps")
+                                     ? "bandwidth" : "latency", num(val), mt.unit, num(v.ref), mt.unit, v.bad_deg[i],
+                                 v.deg[i]) + " (" + pct_worse(val, v.ref, mt.higher_better) + ")"});
+      break;
+    }
+  }
+  for (std::size_t k = 0; k < pairs.size(); ++k) {
+    const auto& p = pairs[k];
+    if (dead[p.a] || dead[p.b] || lossy[p.a] || lossy[p.b] || slow[p.a] || slow[p.b]) continue;
+    for (int mi = 0; mi < 3; ++mi) {
+      const auto& mt = metrics[mi];
+      const auto& v = verdicts[mt.name];
+      if (v.bad_pair.empty() || !v.bad_pair[k]) continue;
+      if (p.stalled) {
+        out.push_back({"lossy-link", {host(p.a), host(p.b)}, mt.name, std::nullopt, v.ref, "timed out after connecting: " + p.why});
+        break;
+      }
+      double val = *mt.get(p);
+      std::string what = mi == 0 ? "bandwidth" : mi == 1 ? "latency" : "retransmitted";
+      out.push_back({mi == 2 ? "lossy-link" : "slow-link", {host(p.a), host(p.b)}, mt.name, val, v.ref,
+                     fmt::format("{} {} {} vs median {} {}", what, num(val), mt.unit, num(v.ref), mt.unit) + " (" +
+                         pct_worse(val, v.ref, mt.higher_better) + ")"});
+      break;  // one entry per link: the first metric that condemns it
+    }
+  }
+  return out;
+}
+
+}  // namespace ncdx::analyze

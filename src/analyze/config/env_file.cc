@@ -1,0 +1,134 @@
+#include "analyze/config/env_file.h"
+
+#include <cctype>
+
+#include "core/strings.h"
+
+namespace ncdx::analyze {
+namespace {
+
+bool valid_name(std::string_view n) {
+  if (n.empty() || std::isdigit(static_cast<unsigned char>(n[0]))) return false;
+  for (char c : n)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+std::string where(std::string_view file, int line) { return std::string(file) + ":" + std::to_string(line); }
+
+// Parses the value part of `KEY=value`: quotes, escapes inside double quotes, trailing comment.
+core::Result<std::string> parse_value(std::string_view v, std::string_view file, int line) {
+  std::string out;
+  std::size_t i = 0;
+  while (i < v.size()) {
+    char c = v[i];
+    if (c == '\'') {
+      auto end = v.find('\'', i + 1);
+      if (end == std::string_view::npos)
+        return core::Status::bad_input(where(file, line) + ": unterminated single quote (expected KEY='value')");
+      out.append(v.substr(i + 1, end - i - 1));
+      i = end + 1;
+    } else if (c == '"') {
+      ++i;
+      bool closed = false;
+      while (i < v.size()) {
+        if (v[i] == '\\' && i + 1 < v.size() && (v[i + 1] == '"' || v[i + 1] == '\\' || v[i + 1] == '$')) {
+          out.push_back(v[i + 1]);
+          i += 2;
+        } else if (v[i] == '"') {
+          closed = true;
+          ++i;
+          break;
+        } else {
+          out.push_back(v[i++]);
+        }
+      }
+      if (!closed)
+        return core::Status::bad_input(where(file, line) + ": unterminated double quote (expected KEY=\"value\")");
+    } else if (c == ' ' || c == '\t') {
+      // Whitespace outside quotes ends the value; only a comment may follow.
+      auto rest = core::trim(v.substr(i));
+      if (!rest.empty() && rest[0] != '#')
+        return core::Status::bad_input(where(file, line) + ": unquoted space in value (expected KEY=value, quote values with spaces)");
+      break;
+    } else {
+      out.push_back(c);
+      ++i;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std::string_view file_name) {
+  std::vector<EnvSetting> out;
+  int line_no = 0;
+  for (auto raw : core::split(text, '\n')) {
+    ++line_no;
+    if (!raw.empty() && raw.back() == '\r') raw.remove_suffix(1);
+    auto line = core::trim(raw);
+    if (line.empty() || line[0] == '#') continue;
+    if (line.substr(0, 7) == "export " || line.substr(0, 7) == "export\t") line = core::trim(line.substr(7));
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos)
+      return core::Status::bad_input(where(file_name, line_no) + ": expected KEY=VALUE");
+    auto key = line.substr(0, eq);
+    if (!valid_name(key))
+      return core::Status::bad_input(where(file_name, line_no) + ": '" + core::sanitize_utf8(key) +
+                                     "' is not a variable name (expected KEY=VALUE, KEY of letters, digits, _)");
+    auto value = parse_value(line.substr(eq + 1), file_name, line_no);
+    if (!value) return value.status();
+    out.push_back({std::string(key), *value, where(file_name, line_no)});
+  }
+  return out;
+}
+
+std::vector<EnvSetting> parse_nccl_conf(std::string_view text, std::string_view file_name) {
+  std::vector<EnvSetting> out;
+  int line_no = 0;
+  for (auto line : core::split(text, '\n')) {
+    ++line_no;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (!line.empty() && line[0] == '#') continue;
+    auto eq = line.find('=');
+    if (eq == std::string_view::npos) continue;  // NCCL skips lines without '='
+    out.push_back({std::string(line.substr(0, eq)), std::string(line.substr(eq + 1)), where(file_name, line_no)});
+  }
+  return out;
+}
+
+EffectiveEnv effective_env(const std::vector<EnvSetting>& base, const core::FileSystem& fs,
+                           std::optional<std::string> home, std::optional<core::Version> nccl) {
+  EffectiveEnv e;
+  auto apply = [&](const EnvSetting& s) {
+    if (e.env.count(s.name)) {  // setenv(name, value, 0): an earlier source wins
+      if (e.env[s.name] != s.value || e.origin[s.name] != s.origin) e.shadowed.push_back(s);
+      return;
+    }
+    e.env[s.name] = s.value;
+    e.origin[s.name] = s.origin;
+  };
+  for (const auto& s : base) {
+    // Within one source a later line wins (shell semantics of an env file).
+    e.env[s.name] = s.value;
+    e.origin[s.name] = s.origin;
+  }
+  auto read_conf = [&](const std::string& path) {
+    auto text = fs.read(path, 1 << 20);
+    if (!text) return;
+    e.files_read.push_back(path);
+    for (const auto& s : parse_nccl_conf(*text, path)) apply(s);
+  };
+  bool conf_file_honoured = !nccl || *nccl >= core::V("2.23.4");
+  auto cf = e.env.find("NCCL_CONF_FILE");
+  if (cf != e.env.end() && !cf->second.empty() && conf_file_honoured) {
+    read_conf(cf->second);
+  } else if (home && !home->empty()) {
+    read_conf(*home + "/.nccl.conf");
+  }
+  read_conf("/etc/nccl.conf");
+  return e;
+}
+
+}  // namespace ncdx::analyze

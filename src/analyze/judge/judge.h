@@ -1,0 +1,58 @@
+#pragma once
+// Judging an nccl-tests (or ncdx bench) result against NCCL's cost model: measured busbw per
+// size vs the busbw the model expects for that cluster, a verdict (ok / slow / wrong results /
+// unknown) and the likely causes the topology and the log suggest.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyze/judge/nccl_tests_parse.h"
+#include "model/cost/cluster_spec.h"
+#include "model/cost/types.h"
+
+namespace ncdx::analyze::judge {
+
+enum class VerdictKind { Ok, Slow, Wrong, Unknown };
+std::string_view name(VerdictKind k);   // "ok", "slow", "wrong results", "unknown"
+
+struct JudgedRow {
+  std::uint64_t size = 0;
+  std::optional<double> measured_busbw;   // out-of-place, else in-place
+  std::optional<double> expected_busbw;
+  std::optional<double> ratio;            // measured / expected
+  std::string algo, proto;                // the model's pick for this size
+  bool counted = false;                   // used for the verdict (bandwidth-bound sizes)
+  bool wrong = false;                     // #wrong > 0 (or old error column above tolerance)
+};
+
+struct Judgement {
+  std::string test_name;
+  std::optional<model::cost::Collective> coll;
+  std::optional<model::cost::ClusterSpec> spec;   // what was judged against
+  std::string spec_source;                // "--spec", "inferred from the output", ""
+  std::string nccl_version;               // the model version used
+  VerdictKind kind = VerdictKind::Unknown;
+  std::string verdict;                    // "slow: 31 % of expected at >= 64 MB"
+  std::optional<double> pct_of_expected;  // median ratio x 100 over the counted sizes
+  std::uint64_t from_size = 0;            // smallest counted size
+  std::optional<double> avg_busbw;
+  std::vector<std::string> causes;        // likely causes, most likely first
+  std::vector<JudgedRow> rows;
+  int first_line = 0;
+};
+
+struct JudgeOptions {
+  std::optional<model::cost::ClusterSpec> spec;       // --spec; else inferred from the run
+  std::optional<model::cost::NcclVersion> version;    // --nccl; else the run's, else 2.27.7
+  std::optional<model::cost::Collective> coll;        // --coll: when the output does not name its test
+  double slow_below = 0.70;                           // ratio under which a run is slow
+};
+
+// One judgement per run in the file.
+std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const JudgeOptions& opt);
+
+// The spec an nccl-tests output implies: hosts -> nodes, ranks/hosts -> GPUs per node, the
+// device name -> GPU model. No NIC information is printed, so multi-node runs need --spec.
+std::optional<model::cost::ClusterSpec> infer_spec(const NcclTestsRun& run, std::string& why_not);
+
+}  // namespace ncdx::analyze::judge

@@ -1,0 +1,42 @@
+#pragma once
+// Internal to analyze_timeline: the pieces of the analysis, one file each.
+#include <vector>
+
+#include "analyze/timeline/result.h"
+
+namespace ncdx::analyze::timeline::detail {
+
+// One collective matched across ranks: op indexes per rank (-1 where a rank lacks it).
+struct Instance {
+  std::uint32_t coll = 0;
+  std::vector<int> op;  // [rank index] → index into ranks[i].comm
+  int present = 0;
+};
+
+// Matches the k-th op of each (process group, collective) across ranks (every rank issues its
+// collectives in the same order — NCCL's and gloo's own requirement); by seq when written.
+std::vector<Instance> match_instances(const std::vector<RankTrace>& ranks);
+// Per-rank clock offsets (ns) from the ends of matched blocking collectives, which every rank
+// leaves at about the same moment; only applied when some rank is off by more than 1 ms.
+std::vector<Ns> clock_offsets(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst);
+
+// Per instance: who arrived last, by how much over the median arrival, and whether that delay is
+// "big": over 4× the job's typical skew (the median over instances of the second-latest arrival
+// minus the median, so a straggler does not raise its own bar) and over 20 µs.
+struct Lateness {
+  int who = -1;          // rank index, -1 on a tie or no delay
+  double delay = 0, wait = 0;
+  bool big = false;
+  Ns first = 0, end = 0; // earliest arrival, latest end
+};
+std::vector<Lateness> lateness(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst);
+
+std::vector<Straggler> find_stragglers(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst);
+std::vector<Slowdown> find_slowdowns(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
+                                     const TimelineOptions& o);
+std::vector<Window> find_windows(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
+                                 const Heatmap& heat, Ns t0);
+std::vector<CollectiveStat> collective_stats(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
+                                             const StringTable& names);
+
+}  // namespace ncdx::analyze::timeline::detail

@@ -1,0 +1,329 @@
+#include "analyze/triage/cascade.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <string>
+
+#include "core/strings.h"
+
+namespace ncdx::analyze {
+namespace {
+using knowledge::Role;
+
+std::string rank_words(const std::set<int>& s) {
+  std::string out = s.size() == 1 ? "rank " : "ranks ";
+  std::size_t n = 0;
+  for (int r : s) {
+    if (n++) out += ",";
+    if (n > 16) {
+      out += "…";
+      break;
+    }
+    out += std::to_string(r);
+  }
+  return out;
+}
+
+bool launcher_sig(const std::string& id) {
+  return id.rfind("torch.elastic.", 0) == 0 || id.rfind("mpi.", 0) == 0 || id.rfind("slurm.", 0) == 0 ||
+         id.rfind("process.", 0) == 0;
+}
+
+// What a peer prints when the rank it exchanges data with failed or never came: a timeout or a
+// lost connection (symptoms of the waiting side, not causes).
+bool comm_symptom(const knowledge::Signature& sig) {
+  return sig.role == Role::symptom && (sig.klass == "timeout-hang" || sig.klass == "network-socket");
+}
+
+const char* signal_name(int s) {
+  switch (s) {
+    case 4: return "SIGILL";
+    case 6: return "SIGABRT";
+    case 7: return "SIGBUS";
+    case 8: return "SIGFPE";
+    case 9: return "SIGKILL";
+    case 11: return "SIGSEGV";
+    default: return nullptr;  // SIGTERM/SIGINT/SIGHUP: the launcher stopping the job, not a crash
+  }
+}
+
+std::set<int> minus(const std::set<int>& a, const std::set<int>& b) {
+  std::set<int> out;
+  for (int x : a)
+    if (!b.count(x)) out.insert(x);
+  return out;
+}
+
+// Ranks whose value differs from the strict majority's (more than half of the ranks that have one).
+template <class Key>
+std::set<int> odd_ones(const std::map<int, Key>& per_rank, Key* majority = nullptr) {
+  std::map<Key, int> count;
+  for (const auto& [r, k] : per_rank) ++count[k];
+  if (count.size() < 2) return {};
+  auto best = std::max_element(count.begin(), count.end(),
+                               [](const auto& a, const auto& b) { return a.second < b.second; });
+  if (best->second * 2 <= static_cast<int>(per_rank.size())) return {};  // no majority: undecidable
+  std::set<int> out;
+  for (const auto& [r, k] : per_rank)
+    if (!(k == best->first)) out.insert(r);
+  if (majority) *majority = best->first;
+  return out;
+}
+
+std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
+                                  const std::map<int, ProcessFacts>& ranks) {
+  std::set<std::string> hs;
+  for (int r : rs) {
+    if (auto it = ranks.find(r); it != ranks.end() && it->second.host) hs.insert(*it->second.host);
+    else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) hs.insert(*e->second.host);
+  }
+  hs.erase("localhost");  // torchrun's name for its own node: says nothing about which node
+  return {hs.begin(), hs.end()};
+}
+
+}  // namespace
+
+std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
+  // Only ranks the input shows: a rank that printed a line, one the launcher reported on, one a
+  // signature named. No dense fill from nranks or the highest rank: an excerpt of ranks 3 and 7
+  // says nothing about ranks 0-2 (they may be on another node, in another file, or the NCCL
+  // nranks may be a sub-communicator's), and a rank made up that way would read as "silent" and
+  // be blamed for the others' timeouts.
+  std::set<int> w;
+  for (const auto& [r, p] : ranks) w.insert(r);
+  for (const auto& [r, e] : scan.exits) w.insert(r);
+  for (const auto& h : scan.hits) w.insert(h.ranks.begin(), h.ranks.end());
+  // With the launcher's exit report in the input (torchrun's failure block, mpirun's or srun's
+  // exit lines) the input is that launcher's whole job, and torchrun, mpirun and srun number a
+  // job's ranks 0..N-1: a rank below the highest one seen exists even when it printed nothing the
+  // scanner could attribute (torchrun lists only the ranks that failed, and a rank that exited 0
+  // early or hung prints no prefix on a plain console).
+  if (!scan.exits.empty() && !w.empty())
+    for (int r = 0; r < *w.rbegin() && r < 100000; ++r) w.insert(r);
+  return w;
+}
+
+void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, const knowledge::SignatureSet& sigs,
+                     const std::map<int, ProcessFacts>& ranks) {
+  if (all.empty() || all.front().finding.severity < core::Severity::warn) return;
+  const std::set<int> world = job_ranks(scan, ranks);
+  if (world.size() < 2) return;
+
+  // Who reported what: victims' collective errors, and each rank's own errors. A rank's own error
+  // is a signature of role `cause` (it names a failure by itself: an application exception, a CPU
+  // OOM, an IB or CUDA error), even at severity info (python.exception: a bare exception is no
+  // verdict alone, but it is the cause when the rank's peers then fail waiting for it). Symptoms
+  // that are not timeouts or lost connections (ncclRemoteError, "a remote process exited") are
+  // what a victim reports and are nobody's own error.
+  std::set<int> waiting, erred, own_cause;
+  std::map<int, std::vector<std::string>> own;  // rank -> ids of its own error signatures
+  bool timed_out = false;
+  for (const auto& h : scan.hits) {
+    const auto& sig = sigs.all()[h.sig];
+    if (sig.role == Role::context || launcher_sig(sig.id)) continue;
+    if (sig.severity < core::Severity::error && sig.role != Role::cause) continue;
+    erred.insert(h.ranks.begin(), h.ranks.end());
+    if (comm_symptom(sig)) {
+      waiting.insert(h.ranks.begin(), h.ranks.end());
+      timed_out |= sig.klass == "timeout-hang";
+      continue;
+    }
+    if (sig.role != Role::cause) continue;
+    if (sig.klass == "data-mismatch") continue;  // every rank reports a mismatch: the fingerprints decide
+    // An error every rank (or most) printed does not single one out.
+    if (h.ranks.size() > 1 && h.ranks.size() * 2 >= world.size()) continue;
+    for (int r : h.ranks) own[r].push_back(sig.id), own_cause.insert(r);
+  }
+
+  core::Finding& v = all.front().finding;
+  // A verdict from a signature of role `cause` (an IB error, an ECC error, a bootstrap rank-count
+  // mismatch) names the failure itself and stays as it is; only a collective mismatch (every rank
+  // reports it, the fingerprints say which rank was odd) has its culprit narrowed. Otherwise only a
+  // verdict that names nobody, a symptom, a launcher line, or only ranks that were themselves
+  // waiting (and printed no error of their own) is re-attributed: the derived timeout cascade that
+  // already names a rank that was not waiting (opCount behind, no timeout report) keeps its own,
+  // fuller account.
+  const knowledge::Signature* vsig = sigs.find(v.id);
+  const bool cause_verdict = vsig && vsig->role == Role::cause;
+  bool weak = cause_verdict ? vsig->klass == "data-mismatch"
+                            : v.culprit.ranks.empty() || launcher_sig(v.id) || (vsig && vsig->role == Role::symptom);
+  if (!weak && !cause_verdict)
+    weak = std::all_of(v.culprit.ranks.begin(), v.culprit.ranks.end(),
+                       [&](int r) { return waiting.count(r) > 0 && !own_cause.count(r); });
+  if (!weak) return;
+  const std::string victims_did = timed_out ? "timed out" : "lost their connection";
+
+  // 1. Collective fingerprints (mismatch reports): the odd rank issued the odd call.
+  if (scan.fingerprints.size() >= 3) {
+    std::map<int, std::string> keys;
+    for (const auto& [r, fp] : scan.fingerprints) keys[r] = fp.key();
+    std::string maj;
+    auto odd = odd_ones(keys, &maj);
+    if (!odd.empty()) {
+      int maj_rank = *odd.begin();
+      for (const auto& [r, k] : keys)
+        if (k == maj) {
+          maj_rank = r;
+          break;
+        }
+      const Fingerprint& m = scan.fingerprints.at(maj_rank);
+      const Fingerprint& o = scan.fingerprints.at(*odd.begin());
+      std::string diff;
+      auto add = [&](const char* name, const std::string& a, const std::string& b) {
+        if (a != b) diff += std::string(diff.empty() ? "" : ", ") + name + "=" + a + " instead of " + b;
+      };
+      add("OpType", o.op, m.op);
+      add("TensorShape", o.shape, m.shape);
+      add("TensorDtypes", o.dtypes, m.dtypes);
+      add("SequenceNumber", o.sequence, m.sequence);
+      // Prefer the mismatch signature's own finding as the verdict (its text and fixes).
+      auto it = std::find_if(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.klass == "data-mismatch"; });
+      if (it != all.end()) std::rotate(all.begin(), it, it + 1);
+      core::Finding& f = all.front().finding;
+      f.klass = "data-mismatch";
+      f.culprit.ranks.assign(odd.begin(), odd.end());
+      f.culprit.hosts = hosts_of(odd, scan, ranks);
+      f.summary = rank_words(odd) + " issued a different collective than the other " +
+                  std::to_string(keys.size() - odd.size()) + " ranks that reported their fingerprint (" + diff +
+                  "); the others' mismatch and timeout errors follow from it. " + f.summary;
+      return;
+    }
+  }
+
+  if (cause_verdict) return;  // a mismatch the fingerprints could not decide keeps its ranks
+
+  // 2. A rank with its own error while the others only report collective errors.
+  std::set<int> own_ranks;
+  for (const auto& [r, ids] : own)
+    if (!waiting.count(r)) own_ranks.insert(r);
+  // A rank that timed out too but printed its own cause first (a CUDA error, then its watchdog's
+  // timeout) is still the one the others waited for.
+  if (own_ranks.empty())
+    for (const auto& [r, ids] : own) own_ranks.insert(r);
+  // The ranks the launcher stopped (SIGTERM, SIGINT, SIGHUP: torchrun and mpirun end the rest of the
+  // job that way once one rank failed) are victims too, though they printed nothing: they were
+  // stopped while they waited.
+  std::set<int> stopped;
+  for (const auto& [r, e] : scan.exits)
+    if (e.signal && (*e.signal == 15 || *e.signal == 2 || *e.signal == 1) && !own_cause.count(r)) stopped.insert(r);
+  if (!own_ranks.empty() && (!waiting.empty() || !minus(stopped, own_ranks).empty())) {
+    // The strongest finding that names one of those ranks and is not a collective symptom.
+    auto it = std::find_if(all.begin(), all.end(), [&](const ScoredFinding& sf) {
+      const auto* s = sigs.find(sf.finding.id);
+      if (!s || s->role != Role::cause || launcher_sig(s->id) || s->klass == "data-mismatch") return false;
+      for (int r : sf.finding.culprit.ranks)
+        if (own_ranks.count(r)) return true;
+      return false;
+    });
+    if (it != all.end()) {
+      std::rotate(all.begin(), it, it + 1);
+      core::Finding& f = all.front().finding;
+      // An info-level cause (a bare Python exception) is the job's failure once its peers failed on it.
+      f.severity = std::max(f.severity, core::Severity::error);
+      std::set<int> c;
+      for (int r : f.culprit.ranks)
+        if (own_ranks.count(r)) c.insert(r);
+      f.culprit.ranks.assign(c.begin(), c.end());
+      if (f.culprit.hosts.empty()) f.culprit.hosts = hosts_of(c, scan, ranks);
+      if (!minus(waiting, c).empty())
+        f.summary = rank_words(minus(waiting, c)) + " " + victims_did + " waiting for " + rank_words(c) +
+                    ", which failed first with its own error: " + f.summary;
+      else
+        f.summary = rank_words(c) + " failed with its own error and the launcher stopped " +
+                    rank_words(minus(stopped, c)) + ": " + f.summary;
+      return;
+    }
+  }
+
+  // 3. A rank the launcher says crashed (a signal other than the launcher's own SIGTERM).
+  std::set<int> crashed;
+  int sig_no = 0;
+  for (const auto& [r, e] : scan.exits)
+    if (e.signal && signal_name(*e.signal)) crashed.insert(r), sig_no = *e.signal;
+  if (!crashed.empty() && crashed.size() < world.size()) {
+    // A signature that read the launcher's or the shell's line keeps its class (SIGKILL: the OOM
+    // killer's signal, SIGBUS: /dev/shm exhausted): the one with a class first, then any.
+    auto reads_crash = [&](const ScoredFinding& sf, bool classed) {
+      const auto* s = sigs.find(sf.finding.id);
+      if (!s || !launcher_sig(s->id) || comm_symptom(*s) || sf.finding.severity < core::Severity::error) return false;
+      if (s->id == "torch.elastic.root-cause-rank") return false;  // names the first rank to exit, not a crash
+      return !classed || s->klass != "other";
+    };
+    auto it = std::find_if(all.begin(), all.end(), [&](const ScoredFinding& sf) { return reads_crash(sf, true); });
+    if (it == all.end())
+      it = std::find_if(all.begin(), all.end(), [&](const ScoredFinding& sf) { return reads_crash(sf, false); });
+    if (it != all.end()) {
+      std::rotate(all.begin(), it, it + 1);
+    } else {
+      ScoredFinding sf;
+      sf.finding.id = "triage.rank-crashed";
+      sf.finding.klass = "other";
+      sf.finding.severity = core::Severity::error;
+      sf.finding.title = "A rank was killed by a signal; the others failed waiting for it";
+      sf.finding.confidence = 0.7;
+      sf.finding.fixes = {{"Find why that rank died: its own output just before it ended, the kernel log (dmesg: OOM "
+                           "killer, segfault lines) and a core dump or PYTHONFAULTHANDLER=1 stack",
+                           "PYTHONFAULTHANDLER=1", "dmesg -T | tail -50", std::nullopt, std::nullopt}};
+      all.insert(all.begin(), std::move(sf));
+    }
+    core::Finding& f = all.front().finding;
+    f.culprit.ranks.assign(crashed.begin(), crashed.end());
+    f.culprit.hosts = hosts_of(crashed, scan, ranks);
+    std::string how = "was killed by signal " + std::to_string(sig_no) + " (" + signal_name(sig_no) + ")";
+    f.summary = (waiting.empty() ? std::string() : rank_words(minus(waiting, crashed)) + " " + victims_did + " waiting for ") +
+                (waiting.empty() ? "The launcher reports that " + rank_words(crashed) : rank_words(crashed) + ", which") +
+                " " + how + ". " + f.summary;
+    return;
+  }
+
+  if (waiting.empty()) return;
+
+  // 4. Ranks in a different torch.distributed call than the rest when the job failed.
+  std::map<int, std::string> calls;
+  for (const auto& [r, p] : ranks)
+    if (p.c10d_call) calls[r] = *p.c10d_call;
+  std::string maj_call;
+  std::set<int> odd_call = calls.size() >= 3 ? odd_ones(calls, &maj_call) : std::set<int>{};
+  // 5. Silent ranks: the job's ranks that reported no error while the others waited.
+  std::set<int> silent = minus(world, erred);
+  std::set<int> culprit;
+  std::string why;
+  if (!odd_call.empty()) {
+    culprit = odd_call;
+    why = "was in " + calls.at(*odd_call.begin()) + " while the others were in " + maj_call +
+          " (the ranks diverged: a rank-conditional or reordered collective)";
+  } else if (!silent.empty() && silent.size() <= waiting.size()) {
+    culprit = silent;
+    std::string exit_note;
+    for (int r : silent)
+      if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.code)
+        exit_note = " (the launcher stopped it: exit code " + std::to_string(*e->second.code) + ")";
+    why = "reported no error" + exit_note + ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
+  } else {
+    return;
+  }
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.waited-for-rank";
+  f.klass = "timeout-hang";
+  f.severity = core::Severity::error;
+  f.title = "The ranks failed waiting for one rank that stopped taking part";
+  f.summary = rank_words(minus(waiting, culprit)) + " " + victims_did + " waiting for " + rank_words(culprit) +
+              ", which " + why + ".";
+  f.culprit.ranks.assign(culprit.begin(), culprit.end());
+  f.culprit.hosts = hosts_of(culprit, scan, ranks);
+  f.evidence = v.evidence;
+  if (f.evidence.size() > 4) f.evidence.resize(4);
+  f.fixes = {{"Look at what the named rank was doing when the others failed: its last lines, a stack dump "
+              "(py-spy dump --pid PID) or the Flight Recorder dump (ncdx triage --fr DIR)",
+              "TORCH_NCCL_TRACE_BUFFER_SIZE=2000", "py-spy dump --pid <pid>", std::nullopt, std::nullopt},
+             {"Make every rank issue the same collectives in the same order and the same number of steps (equal data "
+              "shards, no collective inside `if rank == 0:`)",
+              std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
+  f.confidence = 0.6;
+  sf.score = all.front().score + 1;
+  all.insert(all.begin(), std::move(sf));
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,483 @@
+#include "analyze/triage/derived.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <string>
+
+#include "core/strings.h"
+
+namespace ncdx::analyze {
+namespace {
+
+std::string rank_list(const std::set<int>& ranks, std::size_t max = 16) {
+  // Compresses runs: 0-7,9,12-15
+  std::string out;
+  std::vector<int> v(ranks.begin(), ranks.end());
+  std::size_t shown = 0;
+  for (std::size_t i = 0; i < v.size();) {
+    std::size_t j = i;
+    while (j + 1 < v.size() && v[j + 1] == v[j] + 1) ++j;
+    if (!out.empty()) out += ",";
+    out += std::to_string(v[i]);
+    if (j > i) out += "-" + std::to_string(v[j]);
+    i = j + 1;
+    if (++shown >= max && i < v.size()) {
+      out += ",…";
+      break;
+    }
+  }
+  return out;
+}
+
+// A derived finding's fixed identity; the caller fills summary, culprit, evidence, fixes, score.
+ScoredFinding scored(const char* id, const char* klass, core::Severity severity, const char* title) {
+  ScoredFinding sf;
+  sf.finding.id = id;
+  sf.finding.klass = klass;
+  sf.finding.severity = severity;
+  sf.finding.title = title;
+  return sf;
+}
+
+// Evidence that sums up facts of several lines (no single file, line, rank or time to point at).
+core::Evidence summary_evidence(const std::string& text) {
+  core::Evidence e;
+  e.text = text;
+  return e;
+}
+
+core::Evidence fact_evidence(const ProcessFacts& p, const std::string& text) {
+  core::Evidence e;
+  e.file = p.files.empty() ? std::string() : *p.files.begin();
+  e.rank = p.rank;
+  e.host = p.host;
+  e.text = text;
+  return e;
+}
+
+std::optional<ScoredFinding> version_skew(const std::map<int, ProcessFacts>& ranks,
+                                          const std::vector<ProcessFacts>& unranked) {
+  std::map<std::string, std::vector<const ProcessFacts*>> by_version;
+  for (const auto& [r, p] : ranks)
+    if (p.nccl_version) by_version[*p.nccl_version].push_back(&p);
+  for (const auto& p : unranked)
+    if (p.nccl_version) by_version[*p.nccl_version].push_back(&p);
+  if (by_version.size() < 2) return std::nullopt;
+  ScoredFinding sf = scored("triage.version-skew", "version-mismatch", core::Severity::error,
+                            "Different NCCL versions across ranks");
+  auto& f = sf.finding;
+  // The minority version is the likely odd one out (a node with a different container/image).
+  std::size_t most = 0;
+  for (const auto& [v, ps] : by_version) most = std::max(most, ps.size());
+  std::vector<std::string> parts;
+  for (const auto& [v, ps] : by_version) {
+    std::set<int> rs;
+    std::set<std::string> hs;
+    for (const auto* p : ps) {
+      if (p->rank) rs.insert(*p->rank);
+      if (p->host) hs.insert(*p->host);
+    }
+    parts.push_back(v + " on " + (hs.empty() ? "ranks " + rank_list(rs) : core::join({hs.begin(), hs.end()}, ",")));
+    bool minority = ps.size() < most || (ps.size() == most && by_version.size() > 1 && v != by_version.rbegin()->first);
+    if (minority) {
+      f.culprit.ranks.insert(f.culprit.ranks.end(), rs.begin(), rs.end());
+      f.culprit.hosts.insert(f.culprit.hosts.end(), hs.begin(), hs.end());
+    }
+    f.evidence.push_back(fact_evidence(*ps.front(), "NCCL version " + v));
+  }
+  f.summary = "Ranks loaded different NCCL libraries (" + core::join(parts, "; ") +
+              "). NCCL requires the same version on every rank of a communicator; mixed versions fail at init or "
+              "hang/corrupt in collectives.";
+  f.fixes = {{"Use one container image / one NCCL build on every node; check which libnccl each rank loads "
+              "(torch bundles its own in nvidia-nccl-cu*, LD_LIBRARY_PATH or LD_PRELOAD can override it)",
+              std::nullopt, "python -c 'import torch; print(torch.cuda.nccl.version())'", std::nullopt,
+              "reference/nccl_facts.md §4.2"},
+             {"Run `ncdx doctor` on each node: it lists every libnccl a job could load and flags skew", std::nullopt,
+              "ncdx doctor", std::nullopt, std::nullopt}};
+  f.confidence = 0.8;
+  sf.score = 85;
+  return sf;
+}
+
+std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
+  bool socket = false;
+  for (const auto& n : topo.networks) socket |= n.rfind("Socket", 0) == 0;
+  if (!socket && topo.networks.empty() && !topo.socket_ifs.empty() && topo.ib_devices.empty()) socket = true;
+  if (!socket) return std::nullopt;
+  // Only hardware counts as IB being there: an IPoIB interface carrying the sockets, or HCAs NCCL
+  // listed. A missing libibverbs, "No device found" or NCCL_IB_DISABLE=1 alone is what a node
+  // without IB prints too.
+  bool ib_if = false;
+  for (const auto& s : topo.socket_ifs) ib_if |= s.rfind("ib", 0) == 0;
+  if (!ib_if && topo.ib_devices.empty()) return std::nullopt;
+  ScoredFinding sf = scored("triage.socket-fallback-on-ib", "network-ib", core::Severity::warn,
+                            "NCCL fell back to TCP sockets on a node with InfiniBand/RoCE");
+  auto& f = sf.finding;
+  std::string why = topo.verbs_missing        ? "libibverbs could not be loaded"
+                    : topo.ib_disabled_by_env ? "NCCL_IB_DISABLE=1 is set"
+                    : topo.ib_no_device       ? "NET/IB found no usable device"
+                                              : "IB is present (an ib* interface carries the socket traffic)";
+  f.summary = "NCCL uses the Socket transport although " + why +
+              "; inter-node collectives then run over TCP at a fraction of the IB bandwidth (and time out at scale).";
+  std::string ifs = core::join({topo.socket_ifs.begin(), topo.socket_ifs.end()}, " ");
+  f.evidence.push_back(
+      summary_evidence("NET/Socket : Using " + ifs + (topo.verbs_missing ? " (Failed to open libibverbs)" : "")));
+  f.fixes = {{"Install the verbs userspace in the container (rdma-core: libibverbs1, ibverbs-providers) and pass "
+              "the devices through (--device=/dev/infiniband, --cap-add=IPC_LOCK, --ulimit memlock=-1)",
+              std::nullopt, "apt-get install -y libibverbs1 ibverbs-providers", std::nullopt, std::nullopt},
+             {"Do not set NCCL_IB_DISABLE=1 on an IB/RoCE cluster; confirm `NCCL INFO Using network IB` in the log",
+              "NCCL_IB_DISABLE=0", std::nullopt, std::nullopt, "reference/nccl_facts.md §4.3"}};
+  f.confidence = 0.75;
+  sf.score = 55;
+  return sf;
+}
+
+// NCCL said GPUDirect RDMA is unavailable for its HCAs and its inter-node channels indeed run over
+// NET/IB without /GDRDMA: every transfer is staged through host memory. Slower, not broken, so it
+// scores below every failure and names the job only when nothing failed (a slow job's log).
+// The HCA line alone (no channel lines) stays an observation: it may be a node that never sent.
+std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
+  if (!topo.gdr_disabled) return std::nullopt;
+  long long plain = 0, gdr = 0;
+  for (const auto& [k, n] : topo.transports) {
+    if (k.rfind("NET/IB", 0) != 0) continue;
+    (k.find("+GDRDMA") != std::string::npos ? gdr : plain) += n;
+  }
+  if (plain == 0 || gdr > 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.ib-without-gdr", "network-ib", core::Severity::warn,
+                            "Inter-node traffic runs over IB without GPUDirect RDMA");
+  auto& f = sf.finding;
+  f.summary = "NCCL reports GPU Direct RDMA disabled for its HCAs and its " + std::to_string(plain) +
+              " NET/IB channel connection(s) carry no /GDRDMA: the NICs cannot reach GPU memory (nvidia-peermem "
+              "not loaded, no DMA-BUF support), so every inter-node transfer is copied through host memory and "
+              "multi-node collectives run well below the fabric's bandwidth.";
+  f.evidence.push_back(summary_evidence("NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"));
+  f.fixes = {{"Load the GPUDirect RDMA module on every node (or use a kernel/driver with DMA-BUF) and check that the "
+              "channels print via NET/IB/<n>/GDRDMA",
+              std::nullopt, "modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", std::nullopt,
+              "reference/nccl_facts.md (NCCL_NET_GDR_LEVEL, NCCL_DMABUF_ENABLE)"}};
+  f.confidence = 0.6;
+  sf.score = 4;  // below every error-level signature (ChildFailedError is 5): only when nothing failed
+  return sf;
+}
+
+struct TimeoutView {
+  std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped;
+  std::optional<long long> seq, timeout_ms, ran_for_ms;
+  std::string op;
+};
+
+TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
+  TimeoutView v;
+  std::map<long long, int> seq_count;
+  int nranks = 0;
+  for (const auto& [r, p] : ranks) {
+    if (p.nranks) nranks = std::max(nranks, *p.nranks);
+    // Ranks are numbered densely from 0: seeing rank r means ranks 0..r exist.
+    nranks = std::max(nranks, r + 1);
+    if (p.timeout_seq || p.timeout_op || p.ran_for_ms || p.watchdog_stuck) {
+      v.reporters.insert(r);
+      if (p.timeout_seq) ++seq_count[*p.timeout_seq];
+      if (p.timeout_op && v.op.empty()) v.op = *p.timeout_op;
+      if (p.timeout_ms && !v.timeout_ms) v.timeout_ms = p.timeout_ms;
+      if (p.ran_for_ms && !v.ran_for_ms) v.ran_for_ms = p.ran_for_ms;
+    }
+  }
+  if (v.reporters.empty()) return v;
+  int best = 0;
+  for (const auto& [s, c] : seq_count)
+    if (c > best) best = c, v.seq = s;
+  std::set<int> known;
+  for (const auto& [r, p] : ranks) known.insert(r);
+  for (int r = 0; r < nranks && r < 100000; ++r) known.insert(r);
+  for (int r : known)
+    if (!v.reporters.count(r)) v.non_reporters.insert(r);
+  for (const auto& [r, p] : ranks) {
+    if (p.timeout_seq && v.seq && *p.timeout_seq != *v.seq) v.odd_seq.insert(r);
+    if (v.seq && p.last_completed && *p.last_completed < *v.seq - 1) v.stuck.insert(r);
+  }
+  // COLL progress: ranks whose last opCount is behind the others never issued the collective.
+  std::optional<long long> max_op;
+  for (const auto& [r, p] : ranks)
+    if (p.last_opcount) max_op = std::max(max_op.value_or(*p.last_opcount), *p.last_opcount);
+  if (max_op)
+    for (const auto& [r, p] : ranks)
+      if (p.last_opcount && *p.last_opcount < *max_op) v.behind.insert(r);
+  bool any_complete = false;
+  for (const auto& [r, p] : ranks) any_complete |= p.init_complete;
+  if (any_complete)
+    for (const auto& [r, p] : ranks)
+      if (p.init_start && !p.init_complete) v.never_init.insert(r);
+  // Ranks that went quiet long before the others (killed, OOM, stuck): compare last timestamps.
+  std::vector<double> lasts;
+  for (const auto& [r, p] : ranks)
+    if (p.last_time && p.time_is_epoch) lasts.push_back(*p.last_time);
+  if (lasts.size() >= 3) {
+    std::sort(lasts.begin(), lasts.end());
+    double median = lasts[lasts.size() / 2];
+    double gap = v.timeout_ms ? static_cast<double>(*v.timeout_ms) / 2000.0 : 120.0;
+    for (const auto& [r, p] : ranks)
+      if (p.last_time && p.time_is_epoch && *p.last_time < median - std::max(gap, 60.0)) v.stopped.insert(r);
+  }
+  return v;
+}
+
+std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& ranks) {
+  auto v = timeout_view(ranks);
+  if (v.reporters.empty()) return std::nullopt;
+  ScoredFinding sf = scored("triage.timeout-cascade", "timeout-hang", core::Severity::error,
+                            "Collective timeout: ranks waited for peers that never joined");
+  auto& f = sf.finding;
+
+  std::set<int> culprits;
+  std::vector<std::string> why;
+  auto add = [&](const std::set<int>& s, const std::string& text) {
+    if (s.empty()) return;
+    culprits.insert(s.begin(), s.end());
+    why.push_back("rank " + rank_list(s) + " " + text);
+  };
+  add(v.behind, "issued fewer collectives (COLL opCount behind the others)");
+  add(v.stuck, "last completed an earlier collective than the one the others time out on");
+  add(v.never_init, "never printed Init COMPLETE");
+  add(v.stopped, "stopped logging long before the others (killed, crashed or stuck)");
+  if (v.odd_seq.size() * 2 < v.reporters.size()) add(v.odd_seq, "timed out on a different SeqNum (a desynchronised collective sequence)");
+  // Ranks that never report the timeout everyone else reports are not waiting: they are elsewhere.
+  if (!v.non_reporters.empty() && v.non_reporters.size() < v.reporters.size())
+    add(v.non_reporters, "did not report the timeout the others report");
+
+  std::string stage;
+  if (v.seq && *v.seq <= 3)
+    stage = "The first collectives (SeqNum " + std::to_string(*v.seq) +
+            ") never completed: a peer was still starting (bootstrap, network setup, slow model load) or never reached it.";
+  else if (v.seq)
+    stage = "It happened mid-run (SeqNum " + std::to_string(*v.seq) +
+            "): a rank diverged (a rank-conditional collective), died, or fell far behind (straggler).";
+  if (v.ran_for_ms && v.timeout_ms && *v.timeout_ms > 0 &&
+      std::abs(static_cast<double>(*v.ran_for_ms - *v.timeout_ms)) < 0.1 * static_cast<double>(*v.timeout_ms))
+    stage += " The collective made no progress until the watchdog fired (" + std::to_string(*v.timeout_ms / 1000) +
+             " s): a hang, not slowness.";
+
+  f.summary = std::to_string(v.reporters.size()) + " rank(s) (" + rank_list(v.reporters) + ") timed out" +
+              (v.op.empty() ? "" : " in " + v.op) + "." + (stage.empty() ? "" : " " + stage) +
+              (why.empty() ? " No log names the rank at fault; the ranks that were not waiting are the suspects."
+                           : " Suspects: " + core::join(why, "; ") + ".");
+  f.culprit.ranks.assign(culprits.begin(), culprits.end());
+  for (int r : culprits)
+    if (auto it = ranks.find(r); it != ranks.end() && it->second.host &&
+                                 std::find(f.culprit.hosts.begin(), f.culprit.hosts.end(), *it->second.host) == f.culprit.hosts.end())
+      f.culprit.hosts.push_back(*it->second.host);
+  f.fixes = {
+      {"Look at what the suspect ranks were doing: their own logs, a stack dump (py-spy dump --pid PID), or the Flight "
+       "Recorder dump (ncdx triage --fr DIR)",
+       "TORCH_NCCL_TRACE_BUFFER_SIZE=2000", "py-spy dump --pid <pid>", "PyTorch ≥ 2.2 (Flight Recorder)", std::nullopt},
+      {"Make every rank issue the same collectives in the same order: no collective (barrier, all_reduce, metric sync, "
+       "checkpoint save) inside `if rank == 0:`",
+       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
+      {"If one rank legitimately needs longer once (data preprocessing, loading a huge checkpoint), raise the process-group "
+       "timeout for that phase; a bigger timeout does not fix a real hang",
+       std::nullopt, "torch.distributed.init_process_group(..., timeout=datetime.timedelta(minutes=60))", std::nullopt,
+       "reference/nccl_facts.md §2.3"},
+      {"Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL to see each rank's last collective", "NCCL_DEBUG=INFO",
+       std::nullopt, std::nullopt, std::nullopt}};
+  for (int r : v.reporters) {
+    if (f.evidence.size() >= 3) break;
+    const auto& p = ranks.at(r);
+    if (p.watchdog_stuck && !p.timeout_seq && !p.timeout_op) {
+      f.evidence.push_back(fact_evidence(p, "Heartbeat monitor: the watchdog got stuck waiting on enqueued collectives"));
+      continue;
+    }
+    f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + (p.timeout_seq ? std::to_string(*p.timeout_seq) : "?") +
+                                              " OpType=" + p.timeout_op.value_or("?") +
+                                              (p.ran_for_ms ? " ran for " + std::to_string(*p.ran_for_ms) + " ms" : "")));
+  }
+  for (int r : culprits) {
+    if (f.evidence.size() >= 6) break;
+    auto found = ranks.find(r);
+    if (found == ranks.end()) {  // known only from the numbering: it left no line at all
+      f.evidence.push_back({"", std::nullopt, r, std::nullopt, std::nullopt,
+                            "rank " + std::to_string(r) + " printed nothing in these logs"});
+      continue;
+    }
+    const auto& p = found->second;
+    std::string text = "rank " + std::to_string(r);
+    if (p.last_opcount) text += " last COLL opCount " + std::to_string(*p.last_opcount);
+    if (p.last_completed) text += " last completed work " + std::to_string(*p.last_completed);
+    if (p.init_start && !p.init_complete) text += " never finished init";
+    if (!p.timeout_seq) text += " reported no timeout";
+    f.evidence.push_back(fact_evidence(p, text));
+  }
+  f.confidence = culprits.empty() ? 0.45 : 0.65;
+  sf.score = culprits.empty() ? 25 : 35;
+  return sf;
+}
+
+std::optional<ScoredFinding> timeout_not_applied(const std::map<int, ProcessFacts>& ranks,
+                                                 const std::vector<ProcessFacts>& unranked,
+                                                 const CorrelateOptions& opts) {
+  if (!opts.expect_timeout_s) return std::nullopt;
+  long long want = *opts.expect_timeout_s * 1000;
+  const ProcessFacts* seen = nullptr;
+  long long observed = 0;
+  auto check = [&](const ProcessFacts& p) {
+    for (auto v : {p.timeout_ms, p.configured_timeout_ms})
+      if (v && *v != want && !seen) seen = &p, observed = *v;
+  };
+  for (const auto& [r, p] : ranks) check(p);
+  for (const auto& p : unranked) check(p);
+  if (!seen) return std::nullopt;
+  ScoredFinding sf = scored("triage.timeout-not-applied", "config-invalid", core::Severity::warn,
+                            "The collective timeout you set is not the one in effect");
+  auto& f = sf.finding;
+  f.summary = "You expect " + std::to_string(*opts.expect_timeout_s) + " s but the process group ran with Timeout(ms)=" +
+              std::to_string(observed) + " (" + std::to_string(observed / 1000) +
+              " s). The setting did not reach init_process_group (PyTorch's NCCL default is 10 min).";
+  f.evidence.push_back(fact_evidence(*seen, "Timeout(ms)=" + std::to_string(observed)));
+  f.fixes = {{"Pass the timeout to init_process_group(timeout=...) — NCCL itself has no collective timeout, and "
+              "NCCL_TIMEOUT is not a variable NCCL reads; in verl set actor_rollout_ref.nccl_timeout (seconds)",
+              std::nullopt, std::nullopt, std::nullopt, "reference/nccl_facts.md §2.3, reference/verl.md"}};
+  f.confidence = 0.9;
+  sf.score = 35;
+  return sf;
+}
+
+std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& ranks) {
+  std::set<int> stuck;
+  bool any_complete = false;
+  bool any_timeout = false;
+  for (const auto& [r, p] : ranks) {
+    any_complete |= p.init_complete;
+    any_timeout |= p.timeout_seq.has_value() || p.timeout_op.has_value();
+    if (p.init_start && !p.init_complete) stuck.insert(r);
+  }
+  if (!any_complete || stuck.empty() || any_timeout) return std::nullopt;  // the cascade covers it
+  ScoredFinding sf = scored("triage.init-incomplete", "timeout-hang", core::Severity::warn,
+                            "Some ranks never finished NCCL communicator init");
+  auto& f = sf.finding;
+  f.summary = "rank " + rank_list(stuck) + " printed Init START but never Init COMPLETE while others did.";
+  f.culprit.ranks.assign(stuck.begin(), stuck.end());
+  f.fixes = {{"Check the bootstrap network of those ranks (NCCL_SOCKET_IFNAME, firewalls) and their GPU/NIC health (ncdx doctor)",
+              std::nullopt, "ncdx doctor", std::nullopt, std::nullopt}};
+  f.confidence = 0.6;
+  sf.score = 28;
+  return sf;
+}
+
+// The CUDA sample p2pBandwidthLatencyTest is what users run to check GPU peer-to-peer; when its
+// output stops after a matrix header, the peer copy it was timing never completed: P2P DMA is
+// blocked on this platform (IOMMU/VT-d or ACS redirecting peer traffic, or a broken bridge).
+std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
+  if (!topo.p2p_test || topo.p2p_matrix_headers == 0 || topo.p2p_rows_after_header > 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.p2p-test-hung", "p2p-topology", core::Severity::error,
+                            "The P2P bandwidth test stopped inside a measurement");
+  auto& f = sf.finding;
+  f.summary = "p2pBandwidthLatencyTest printed a matrix header and no row after it: the GPU copy it was timing never "
+              "finished. Peer DMA that the driver reports as possible but that never completes points at the PCIe "
+              "platform: IOMMU (VT-d/AMD-Vi) in translated mode or ACS redirecting peer traffic through the root complex.";
+  f.evidence.push_back(summary_evidence("p2pBandwidthLatencyTest output ends after a matrix header"));
+  f.fixes = {{"Disable the IOMMU for peer traffic (kernel iommu=pt, or VT-d off in the BIOS) and disable ACS on the "
+              "PCIe switches between the GPUs; rerun the test",
+              std::nullopt, "ncdx doctor   # checks IOMMU mode and ACS on GPU paths", std::nullopt,
+              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS)"},
+             {"Until fixed, keep NCCL off the broken peer path", "NCCL_P2P_DISABLE=1", std::nullopt, std::nullopt,
+              std::nullopt}};
+  f.confidence = 0.6;
+  sf.score = 60;
+  return sf;
+}
+
+// nccl-tests prints the device of every rank ("#  Rank  3 Group  0 Pid ..."). When several processes
+// each call themselves rank 0 and no rank above 0 appears, every process ran its own one-rank test:
+// the binaries were built without MPI=1 and started by mpirun (nccl-tests README, "MPI=1"), so no
+// data crossed between GPUs and the bandwidth says nothing about the system.
+std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
+  if (topo.nccltests_rank0_pids.size() < 2 || topo.nccltests_max_rank != 0) return std::nullopt;
+  ScoredFinding sf = scored("triage.nccl-tests-without-mpi", "config-invalid", core::Severity::error,
+                            "nccl-tests ran one single-rank test per process (built without MPI support)");
+  auto& f = sf.finding;
+  f.summary = std::to_string(topo.nccltests_rank0_pids.size()) +
+              " processes each listed themselves as rank 0 of a one-rank test and no other rank appears: the "
+              "nccl-tests binaries were built without MPI=1, so under mpirun every process runs alone and no "
+              "collective crosses GPUs or nodes (bus bandwidth of a one-rank test is 0 or meaningless).";
+  std::string pids;
+  for (long long p : topo.nccltests_rank0_pids) pids += (pids.empty() ? "" : ", ") + std::to_string(p);
+  f.evidence.push_back(summary_evidence("nccl-tests device list: Rank 0 printed by pids " + pids));
+  f.fixes = {{"Rebuild nccl-tests with MPI support and run one process per GPU", std::nullopt,
+              "make MPI=1 MPI_HOME=<path to MPI>; mpirun -np <ranks> ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1",
+              std::nullopt, "NVIDIA/nccl-tests README (MPI)"}};
+  f.confidence = 0.8;
+  sf.score = 50;
+  return sf;
+}
+
+// Every rank of a single-node communicator waits in the very first collective, all finished init,
+// none is behind or missing, and the only transport between them is P2P: nothing on the ranks'
+// side explains the wait, and on one node the data path is the peer-to-peer one. A P2P path the
+// driver offers but that never delivers (GeForce boards advertising unsupported P2P, IOMMU in
+// translated mode, ACS redirecting peer TLPs) hangs exactly here (NCCL troubleshooting guide:
+// ACS, IOMMU). An inference from the job's shape, scored above the bare cascade only.
+std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, ProcessFacts>& ranks,
+                                                       const TopologyFacts& topo) {
+  auto v = timeout_view(ranks);
+  if (v.reporters.size() < 2 || !v.seq || *v.seq > 3) return std::nullopt;
+  if (!v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
+      !v.odd_seq.empty() || !v.non_reporters.empty())
+    return std::nullopt;  // a rank at fault is visible: the cascade names it
+  bool p2p = false;
+  for (const auto& [t, n] : topo.transports) {
+    if (t.rfind("NET", 0) == 0 || t.rfind("CollNet", 0) == 0) return std::nullopt;  // not one node
+    p2p |= t.rfind("P2P", 0) == 0;
+  }
+  if (!p2p) return std::nullopt;
+  std::set<std::string> hosts;
+  for (const auto& [r, p] : ranks) {
+    if (p.host) hosts.insert(*p.host);
+    if (!p.init_complete) return std::nullopt;  // init not seen: the wait may be a slow start
+  }
+  if (hosts.size() != 1) return std::nullopt;
+
+  ScoredFinding sf = scored("triage.p2p-first-collective-hang", "p2p-topology", core::Severity::error,
+                            "All GPUs of one node hang in their first collective over P2P");
+  auto& f = sf.finding;
+  f.summary = "All " + std::to_string(v.reporters.size()) + " ranks on " + *hosts.begin() +
+              " finished NCCL init and then timed out together in the first collective (SeqNum " +
+              std::to_string(*v.seq) + (v.op.empty() ? "" : ", " + v.op) +
+              "); no rank is behind or missing, and NCCL connected them only through P2P. A peer-to-peer path that "
+              "the driver offers but that never delivers hangs exactly here: GPUs without real P2P support (several "
+              "GeForce boards), IOMMU in translated mode, or PCIe ACS redirecting peer traffic. This is an inference "
+              "from the job's shape; the bisection below confirms or clears it.";
+  f.culprit.hosts = {*hosts.begin()};
+  for (const auto& [r, p] : ranks) {
+    if (f.evidence.size() >= 3) break;
+    if (p.timeout_seq)
+      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
+                                                " OpType=" + p.timeout_op.value_or("?")));
+  }
+  std::string ts;
+  for (const auto& [t, n] : topo.transports) ts += (ts.empty() ? "" : ", ") + t;
+  f.evidence.push_back(summary_evidence("NCCL transports: " + ts));
+  f.fixes = {{"Run once with P2P disabled: if the job passes, P2P between these GPUs is the fault", "NCCL_P2P_DISABLE=1",
+              std::nullopt, std::nullopt, std::nullopt},
+             {"Check what the platform really allows between the GPUs, and IOMMU/ACS on their PCIe path", std::nullopt,
+              "nvidia-smi topo -p2p r; ncdx doctor", std::nullopt,
+              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS), IOMMU"}};
+  f.confidence = 0.4;
+  sf.score = 40;
+  return sf;
+}
+
+}  // namespace
+
+std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
+                                           const std::vector<ProcessFacts>& unranked,
+                                           const TopologyFacts& topo,
+                                           const CorrelateOptions& opts) {
+  std::vector<ScoredFinding> out;
+  for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), ib_without_gdr(topo), timeout_cascade(ranks),
+                 timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo),
+                 p2p_first_collective_hang(ranks, topo), nccltests_without_mpi(topo)})
+    if (f) out.push_back(std::move(*f));
+  return out;
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,168 @@
+#include "analyze/triage/exits.h"
+
+#include <charconv>
+
+#include "core/strings.h"
+
+namespace ncdx::analyze {
+namespace {
+
+std::optional<long long> leading_int(std::string_view s) {
+  s = core::trim(s);
+  long long v = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || p == s.data()) return std::nullopt;
+  return v;
+}
+
+std::optional<long long> int_after(std::string_view s, std::string_view key) {
+  auto p = s.find(key);
+  if (p == std::string_view::npos) return std::nullopt;
+  return leading_int(s.substr(p + key.size()));
+}
+
+// "key   : value" (torchrun pads the key with spaces).
+bool field(std::string_view t, std::string_view key, std::string_view& value) {
+  if (t.substr(0, key.size()) != key) return false;
+  auto rest = t.substr(key.size());
+  std::size_t i = 0;
+  while (i < rest.size() && rest[i] == ' ') ++i;
+  if (i >= rest.size() || rest[i] != ':') return false;
+  value = core::trim(rest.substr(i + 1));
+  return true;
+}
+
+RankExit* slot(std::map<int, RankExit>& exits, long long rank, std::size_t max_ranks) {
+  if (rank < 0 || rank > 10'000'000) return nullptr;
+  auto it = exits.find(static_cast<int>(rank));
+  if (it != exits.end()) return &it->second;
+  if (exits.size() >= max_ranks) return nullptr;
+  return &exits[static_cast<int>(rank)];
+}
+
+}  // namespace
+
+bool read_exit_line(std::string_view text, ExitBlockState& st, std::map<int, RankExit>& exits,
+                    std::size_t max_ranks) {
+  std::string_view t = core::trim(text);
+  if (t.empty()) return false;
+  std::string_view v;
+  switch (t.front()) {
+    case 'h':  // torchrun "host      : node1"
+      if (field(t, "host", v)) {
+        st.host = std::string(v);
+        return true;
+      }
+      return false;
+    case 'r':  // torchrun "rank      : 3 (local_rank: 3)"
+      if (field(t, "rank", v)) {
+        auto r = leading_int(v);
+        auto lr = int_after(v, "(local_rank:");
+        if (!r || !lr) return false;
+        if (RankExit* e = slot(exits, *r, max_ranks)) {
+          e->local_rank = static_cast<int>(*lr);
+          if (st.host) e->host = st.host;
+          e->root_cause |= st.root;
+          st.rank = static_cast<int>(*r);
+        }
+        st.host.reset();
+        return true;
+      }
+      return false;
+    case 'e':  // torchrun "exitcode  : -9 (pid: 123)  (SIGKILL)"
+      if (st.rank && field(t, "exitcode", v)) {
+        auto code = leading_int(v);
+        RankExit& e = exits[*st.rank];
+        if (code) {
+          e.code = static_cast<int>(*code);
+          if (*code < 0) e.signal = static_cast<int>(-*code);
+        }
+        if (auto pid = int_after(v, "(pid:")) e.pid = static_cast<int>(*pid);
+        return true;
+      }
+      return false;
+    case 'R':
+      if (t.substr(0, 10) == "Root Cause") {
+        st.root = true;
+        st.rank.reset();
+        return true;
+      }
+      return false;
+    case 'F':
+      if (t == "Failures:") {
+        st.root = false;
+        st.rank.reset();
+        return true;
+      }
+      return false;
+    case '=':
+      if (t.substr(0, 8) == "========") {
+        st = ExitBlockState{};
+        return true;
+      }
+      return false;
+    case 'm':  // "mpirun noticed that process rank 3 with PID 123 on node h exited on signal 9 (Killed)."
+      if (t.substr(0, 33) == "mpirun noticed that process rank ") {
+        auto r = int_after(t, "process rank ");
+        if (!r) return false;
+        RankExit* e = slot(exits, *r, max_ranks);
+        if (!e) return true;
+        if (auto pid = int_after(t, " with PID ")) e->pid = static_cast<int>(*pid);
+        if (auto n = t.find(" on node "); n != std::string_view::npos) {
+          auto rest = t.substr(n + 9);
+          e->host = std::string(rest.substr(0, rest.find(' ')));
+        }
+        if (auto s = int_after(t, "exited on signal ")) e->signal = static_cast<int>(*s);
+        else if (auto c = int_after(t, "exited with status ")) e->code = static_cast<int>(*c);
+        return true;
+      }
+      return false;
+    case 'T':
+      if (t.substr(0, 31) == "The first process to do so was") {
+        st.mpi_first = true;
+        return true;
+      }
+      return false;
+    case 'P':  // mpirun "Process name: [[7375,1],2]"
+      if (t.substr(0, 14) == "Process name: ") {
+        auto c = t.rfind(',');
+        auto r = c == std::string_view::npos ? std::nullopt : leading_int(t.substr(c + 1));
+        if (!r) return false;
+        st.mpi_rank = static_cast<int>(*r);
+        if (RankExit* e = slot(exits, *r, max_ranks)) e->first_failed |= st.mpi_first;
+        st.mpi_first = false;
+        return true;
+      }
+      return false;
+    case 'E':  // mpirun "Exit code:    1"
+      if (st.mpi_rank && field(t, "Exit code", v)) {
+        if (auto code = leading_int(v)) exits[*st.mpi_rank].code = static_cast<int>(*code);
+        st.mpi_rank.reset();
+        return true;
+      }
+      return false;
+    case 's':  // "srun: error: node3: task 5: Killed" / "...: task 5: Exited with exit code 1"
+      if (t.substr(0, 13) == "srun: error: ") {
+        // "tasks 0-7: Killed" is srun tearing down a whole step: an exit line, but of no one rank.
+        if (t.find(": tasks ") != std::string_view::npos) return true;
+        auto k = t.find(": task ");
+        if (k == std::string_view::npos) return false;
+        auto r = leading_int(t.substr(k + 7));
+        if (!r) return false;
+        RankExit* e = slot(exits, *r, max_ranks);
+        if (!e) return true;
+        auto node = t.substr(13, k - 13);
+        if (!node.empty() && node.find(' ') == std::string_view::npos) e->host = std::string(node);
+        if (auto c = int_after(t, "exit code ")) e->code = static_cast<int>(*c);
+        else if (t.find("Killed") != std::string_view::npos) e->signal = 9;
+        else if (t.find("Segmentation fault") != std::string_view::npos) e->signal = 11;
+        else if (t.find("Aborted") != std::string_view::npos) e->signal = 6;
+        return true;
+      }
+      return false;
+    default:
+      return false;
+  }
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,300 @@
+#include "analyze/triage/verdict.h"
+
+#include <algorithm>
+#include <set>
+
+#include "analyze/triage/cascade.h"
+#include "analyze/triage/derived.h"
+#include "analyze/triage/fallback.h"
+#include "core/semver.h"
+#include "core/strings.h"
+#include "knowledge/error_tokens.h"
+
+namespace ncdx::analyze {
+namespace {
+using knowledge::Role;
+
+
+
+// A peer as the libraries print it - NCCL "10.0.0.7<41234>", gloo "[10.0.0.7]:6000" followed by
+// the sentence's full stop, "host:29500" - as a host name; a loopback address names no host (every
+// host calls itself that), so it is dropped.
+std::string peer_host(std::string p) {
+  p = p.substr(0, p.find('<'));
+  while (!p.empty() && (p.back() == '.' || p.back() == ',' || p.back() == ';' || p.back() == ')' || p.back() == '\''))
+    p.pop_back();
+  if (!p.empty() && p.front() == '[') {
+    auto e = p.find(']');
+    p = e == std::string::npos ? p.substr(1) : p.substr(1, e - 1);
+  } else if (std::count(p.begin(), p.end(), ':') == 1) {
+    p = p.substr(0, p.find(':'));  // host:port (an IPv6 address has several colons)
+  }
+  if (p == "127.0.0.1" || p == "::1" || p == "localhost" || p.rfind("::ffff:127.", 0) == 0) return {};
+  return p;
+}
+
+core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) {
+  core::Evidence e;
+  e.file = ev.file < input.files.size() ? input.files[ev.file] : std::string();
+  e.line = ev.line;
+  e.rank = ev.rank;
+  e.host = ev.host;
+  if (!ev.time_text.empty()) e.time = ev.time_text;
+  e.text = ev.text;
+  return e;
+}
+
+ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig, const InputSummary& input,
+                        std::size_t max_evidence) {
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = sig.id;
+  f.klass = sig.klass;
+  f.severity = sig.severity;
+  f.title = sig.title;
+  const TriageEvent& first = h.earliest ? *h.earliest : h.samples.front();
+  // The cause is rendered from the line that fills most of its {fields}: the earliest line of a
+  // signature is often the variant that names nothing (a Ray wrapper of the OOM before the
+  // allocator's own message with the size and GPU).
+  const TriageEvent* richest = &first;
+  for (const auto& ev : h.samples)
+    if (ev.fields.size() > richest->fields.size()) richest = &ev;
+  f.summary = knowledge::render_cause(sig, richest->fields);
+  // A line can name other ranks: the other side of a failed exchange ("while rank 0 has ..."), the
+  // rank a store lookup waited for, the ranks that missed a barrier, the process mpirun saw fail,
+  // the two ranks sharing one GPU.
+  // A symptom's named ranks replace the rank that printed it (that one was only waiting); a cause's
+  // are added to it.
+  std::set<int> named;
+  for (const auto& ev : h.samples)
+    for (const char* k : {"peer_rank", "failed_rank", "failed_ranks", "rank_a", "rank_b"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end())
+        for (auto part : core::split(it->second, ','))
+          if (auto r = core::parse_int(core::trim(part)); r && named.size() < 64) named.insert(static_cast<int>(*r));
+  std::set<int> ranks = named.empty() || sig.role == Role::cause ? h.ranks : std::set<int>{};
+  ranks.insert(named.begin(), named.end());
+  f.culprit.ranks.assign(ranks.begin(), ranks.end());
+  // A symptom that names its peer ("remote process exited", "connection closed by peer X")
+  // points at the peer, not at the rank that printed it.
+  std::set<std::string> peers;
+  for (const auto& ev : h.samples)
+    for (const char* k : {"peer", "peer_ip", "remote"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty())
+        if (auto host = peer_host(it->second); !host.empty()) peers.insert(host);
+  // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
+  // mpirun's "process rank 5 ... on node node3"); the launcher's own host is not the culprit's.
+  std::set<std::string> failed_nodes;
+  for (const auto& ev : h.samples)
+    if (ev.fields.count("failed_rank"))
+      if (auto it = ev.fields.find("node"); it != ev.fields.end() && !it->second.empty())
+        failed_nodes.insert(it->second);
+  if (sig.role == Role::symptom && !peers.empty()) {
+    f.culprit.hosts.assign(peers.begin(), peers.end());
+    f.culprit.ranks.clear();
+  } else if (!failed_nodes.empty()) {
+    f.culprit.hosts.assign(failed_nodes.begin(), failed_nodes.end());
+  } else {
+    f.culprit.hosts.assign(h.hosts.begin(), h.hosts.end());
+    if (!peers.empty()) f.culprit.component = "link to " + *peers.begin();
+  }
+  std::set<std::string> devices;
+  for (const auto& ev : h.samples) {
+    for (const char* k : {"pci", "busid", "bus_id", "device", "hca", "gpu"})
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) devices.insert(it->second);
+    if (ev.cuda_dev) devices.insert((ev.host ? *ev.host + " " : std::string()) + "cuda:" + std::to_string(*ev.cuda_dev));
+  }
+  f.culprit.devices.assign(devices.begin(), devices.end());
+  if (f.culprit.devices.size() > 16) f.culprit.devices.resize(16);
+  f.evidence.push_back(to_evidence(first, input));
+  for (const auto& ev : h.samples) {
+    if (f.evidence.size() >= max_evidence) break;
+    if (ev.order != first.order) f.evidence.push_back(to_evidence(ev, input));
+  }
+  f.fixes = sig.fixes;
+  if (h.refinement) {
+    const auto& r = sig.refine[*h.refinement];
+    f.klass = r.klass;
+    f.summary += " " + r.why;
+  }
+  double conf = 0.5 + sig.priority / 250.0 + (sig.role == Role::cause ? 0.1 : 0.0) + (h.count > 1 ? 0.03 : 0.0);
+  f.confidence = std::min(0.95, conf);
+  sf.score = sig.priority + (sig.role == Role::cause ? 15.0 : 0.0);
+  return sf;
+}
+
+// NCCL before 2.12 has no ncclRemoteError: a peer process that exits shows up on the others as
+// ncclSystemError, and PyTorch's hint says "It can be also caused by unexpected exit of a remote
+// peer" (nccl_facts.md §4.4). With that version named on the line and the job tearing down over
+// failed or timed-out collectives, the failure is the peer leaving the job (a desynchronised run),
+// not the local socket layer; without that evidence it stays a system (socket) error.
+void refine_old_system_error(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig,
+                             bool timeouts_seen) {
+  if (sig.id != "nccl.result.system-error" || !h.earliest || !timeouts_seen) return;
+  auto it = h.earliest->fields.find("nccl_version");
+  if (it == h.earliest->fields.end()) return;
+  auto v = core::Version::parse(core::canonical_nccl_version(it->second));
+  if (!v || *v >= core::V("2.12.0")) return;
+  sf.finding.klass = "timeout-hang";
+  sf.finding.summary += " NCCL " + v->str() +
+                        " predates ncclRemoteError (2.12), so this is also how it reports a peer that exited: "
+                        "the other ranks had left the job (a rank-conditional step after the others finished).";
+}
+
+bool first_before(const TriageEvent& a, const TriageEvent& b) {
+  if (a.time && b.time && a.time_is_epoch == b.time_is_epoch) return *a.time < *b.time;
+  return a.order < b.order;
+}
+
+// A verdict that names no rank (a kernel or nvidia-smi line, an exception printed without a rank
+// prefix) takes the ranks of the other failures of its class that do: the rank that printed
+// "unspecified launch failure" is the one on the GPU the kernel log says fell off the bus; the rank
+// torchrun saw killed with -9 is the one the OOM killer names by pid. These are direct evidence,
+// so they come before the timeout cascade's inference.
+void lend_same_class_culprits(core::Finding& verdict, const std::vector<ScoredFinding>& all) {
+  if (!verdict.culprit.ranks.empty() || verdict.klass == "timeout-hang") return;
+  std::set<int> ranks;
+  std::vector<std::string> hosts;
+  for (std::size_t i = 1; i < all.size(); ++i) {
+    const auto& f = all[i].finding;
+    if (f.klass != verdict.klass || f.severity < core::Severity::error || f.culprit.ranks.empty()) continue;
+    ranks.insert(f.culprit.ranks.begin(), f.culprit.ranks.end());
+    for (const auto& h : f.culprit.hosts)
+      if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  verdict.culprit.ranks.assign(ranks.begin(), ranks.end());
+  if (verdict.culprit.hosts.empty()) verdict.culprit.hosts = hosts;
+}
+
+// A finding from a catch-all signature (an unclassified NCCL WARN, a bare Python exception: class
+// other, priority <= 3) takes the class of the token family its line names (mlx5/verbs ->
+// network-ib, socket/connect -> network-socket ...; knowledge/data/error_tokens.yaml), said to be
+// inferred, with confidence at most 0.5. NCCL and PyTorch print hundreds of texts no signature
+// lists one by one; their words still say which subsystem failed. A bare exception is no failure
+// by itself (severity info: an AttributeError in the user's own module), but one whose words name
+// a subsystem of the job ("RuntimeError: ... socket ...") is one (severity warn: a verdict, below
+// every error signature).
+void infer_unclassified(core::Finding& v, const knowledge::SignatureSet& sigs) {
+  const auto* sig = sigs.find(v.id);
+  if (!sig || sig->klass != "other" || sig->priority > 3 || sig->role == Role::context || v.evidence.empty()) return;
+  std::string lower = v.evidence.front().text;
+  lower = lower.substr(0, lower.find("  [raised at "));  // the frame's file path is not the message
+  for (char& c : lower)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  auto k = knowledge::family_class(lower);
+  if (k.empty() || k == "other") return;
+  v.klass = std::string(k);
+  v.summary += " (Class " + v.klass + " inferred from the words of the line, not from a known message.)";
+  v.confidence = std::min(v.confidence, 0.5);
+  v.severity = std::max(v.severity, core::Severity::warn);
+}
+
+}  // namespace
+
+TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
+                       const CorrelateOptions& opts, std::vector<ScoredFinding> extra) {
+  TriageResult out;
+  out.topology = scan.topology;
+  out.input = scan.input;
+  for (const auto& [key, p] : scan.processes) {
+    if (p.rank) merge_facts(out.ranks[*p.rank], p);
+    else if (p.lines > 0 && (p.nccl_version || p.error_lines || p.timeout_op || p.init_start)) out.unranked.push_back(p);
+  }
+
+  // Signature findings; the earliest error-or-worse hit gets a small bonus: the first failure
+  // usually explains what follows it.
+  std::vector<ScoredFinding> all;
+  bool timeouts_seen = false;
+  for (const auto& h : scan.hits) timeouts_seen |= sigs.all()[h.sig].klass == "timeout-hang";
+  const TriageEvent* earliest_error = nullptr;
+  std::size_t earliest_idx = 0;
+  for (std::size_t i = 0; i < scan.hits.size(); ++i) {
+    const auto& h = scan.hits[i];
+    const auto& sig = sigs.all()[h.sig];
+    if (sig.role == Role::context || !h.earliest) continue;
+    if (sig.severity >= core::Severity::error && sig.role == Role::cause &&
+        (!earliest_error || first_before(*h.earliest, *earliest_error))) {
+      earliest_error = &*h.earliest;
+      earliest_idx = all.size();
+    }
+    all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
+    refine_old_system_error(all.back(), h, sig, timeouts_seen);
+    infer_unclassified(all.back().finding, sigs);
+  }
+  if (earliest_error) all[earliest_idx].score += 5;
+
+  auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
+  for (auto& d : derived) all.push_back(std::move(d));
+  for (auto& e : extra) all.push_back(std::move(e));
+  if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
+  // Never `none` on a log that holds an error: the strongest unexplained error line, inferred.
+  if (std::none_of(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; }))
+    if (auto fb = inferred_from_error_lines(scan)) all.push_back(std::move(*fb));
+
+  std::stable_sort(all.begin(), all.end(), [](const ScoredFinding& a, const ScoredFinding& b) {
+    if (a.score != b.score) return a.score > b.score;
+    return a.finding.severity > b.finding.severity;
+  });
+
+  // Severity info is an observation (no IB on this node, a benign torch warning): it is reported,
+  // never the verdict.
+  auto first_failure = std::find_if(all.begin(), all.end(),
+                                    [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
+  std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
+  if (all.empty() || all.front().finding.severity < core::Severity::warn) {
+    out.verdict.id = "triage.none";
+    out.verdict.klass = "none";
+    out.verdict.severity = core::Severity::info;
+    out.verdict.title = "No failure found";
+    out.verdict.summary = "Read " + std::to_string(scan.input.lines) + " lines from " +
+                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure" +
+                          (all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below).");
+    out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
+    for (auto& f : all) out.findings.push_back(std::move(f.finding));
+    return out;
+  }
+  out.exits = scan.exits;
+  // The rank the others were waiting for (the cause beats the cascade, issue #10 §2).
+  attribute_cause(all, scan, sigs, out.ranks);
+  out.verdict = all.front().finding;
+  // Looked up only now: sorting and rotating move the findings, so a pointer taken before them
+  // would name whatever finding ended up in that slot (and lend the verdict that finding's ranks).
+  const ScoredFinding* cascade = nullptr;
+  for (const auto& f : all)
+    if (f.finding.id == "triage.timeout-cascade") cascade = &f;
+  lend_same_class_culprits(out.verdict, all);
+  // The cascade analysis knows who was not waiting. When the verdict names no rank, or only ranks
+  // that were themselves waiting (a timeout or stuck-watchdog line names its reporter, a victim),
+  // those ranks are the best culprit we have.
+  auto only_waiters = [&] {
+    for (int r : out.verdict.culprit.ranks) {
+      auto it = out.ranks.find(r);
+      if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+        return false;
+    }
+    return !out.verdict.culprit.ranks.empty() && out.verdict.klass == "timeout-hang";
+  };
+  if (cascade && out.verdict.id != cascade->finding.id && !cascade->finding.culprit.ranks.empty() &&
+      ((out.verdict.culprit.ranks.empty() && out.verdict.culprit.hosts.empty()) || only_waiters())) {
+    out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
+    out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
+  }
+  // Still no culprit: a rank the launcher says exited (torchrun's "Root Cause" rank, mpirun's failed
+  // process) and that was not itself waiting left the others behind (a timeout), or is the process
+  // the verdict's unattributed line came from (torchrun prints "exitcode: -9" inside the same block).
+  if (out.verdict.culprit.ranks.empty() &&
+      (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
+    std::set<int> exited;
+    for (const auto& f : all)
+      if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")
+        for (int r : f.finding.culprit.ranks) {
+          auto it = out.ranks.find(r);
+          if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+            exited.insert(r);
+        }
+    out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
+  }
+  for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
+  return out;
+}
+
+}  // namespace ncdx::analyze

@@ -1,0 +1,23 @@
+#pragma once
+// `ncdx doctor --cluster` and `--plan N` (issue #14): flags added to the doctor subcommand.
+#include <CLI/CLI.hpp>
+
+#include "cli/command.h"
+
+namespace ncdx::cli {
+
+struct ClusterFlags {
+  bool cluster = false, no_network = false;
+  int plan = 0;
+  double pair_budget_s = 4.0;
+  int ping_iters = 100;
+  std::string bw_bytes = "1M";
+  int port = 0;
+};
+
+void add_cluster_flags(CLI::App* doctor, ClusterFlags& f);
+// True when the flags ask for cluster mode or a plan (then `run_cluster` owns the run).
+bool cluster_requested(const ClusterFlags& f);
+int run_cluster(const GlobalOptions& g, const ClusterFlags& f, bool quick);
+
+}  // namespace ncdx::cli

@@ -1,0 +1,211 @@
+// `ncdx model`: NCCL's algorithm/protocol choice and predicted time per collective and size
+// (model/cost/), --explain cost tables, --what-if scenarios, --calibrate on a measured sweep,
+// and --judge of nccl-tests / ncdx bench results against the prediction (analyze/judge/).
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "analyze/judge/calibrate.h"
+#include "analyze/judge/judge.h"
+#include "cli/command.h"
+#include "core/json.h"
+#include "core/strings.h"
+#include "core/term.h"
+#include "model/cost/nccl_log_inputs.h"
+#include "model/cost/spec_parse.h"
+#include "model/cost/sweep.h"
+#include "model/cost/what_if.h"
+#include "report/context.h"
+#include "report/model/model_render.h"
+#include "report/sanitize.h"
+
+namespace ncdx::cli {
+namespace {
+namespace mc = model::cost;
+namespace aj = analyze::judge;
+
+struct ModelOpts {
+  std::string spec, nccl, nccl_log, colls, min_bytes = "8", max_bytes = "128M", factor = "2", algo, proto;
+  std::string judge, calibrate, bytes = "64M";
+  std::vector<std::string> what_if;
+  bool explain = false;
+  double slow_below = 70;
+};
+
+constexpr std::size_t kMaxInput = 256u << 20;
+
+core::Result<std::string> read_input(const std::string& path) {
+  std::stringstream ss;
+  if (path == "-") {
+    ss << std::cin.rdbuf();
+  } else {
+    std::ifstream f(path, std::ios::binary);
+    if (!f) return core::Status::not_found(path + ": cannot open");
+    ss << f.rdbuf();
+  }
+  std::string s = ss.str();
+  if (s.size() > kMaxInput) return core::Status::bad_input(path + ": larger than 256 MiB");
+  return s;
+}
+
+int fail(const core::Status& st) {
+  std::fprintf(stderr, "ncdx model: %s\n", st.message().c_str());
+  return static_cast<int>(st.code());
+}
+
+core::Result<std::vector<std::uint64_t>> sizes(const ModelOpts& o) {
+  auto b = mc::parse_size(o.min_bytes), e = mc::parse_size(o.max_bytes);
+  auto f = core::parse_double(o.factor);
+  if (!b || !e || *b == 0 || *e < *b) return core::Status::usage("-b/-e expect sizes like 8, 64K, 128M, 4G with -b <= -e");
+  if (!f || *f < 1.01 || *f > 1024) return core::Status::usage("-f expects a step factor 1.01..1024 (2 = nccl-tests default)");
+  std::vector<std::uint64_t> out;
+  for (double s = static_cast<double>(*b); s <= static_cast<double>(*e) * 1.0000001 && out.size() < 200; s *= *f)
+    out.push_back(static_cast<std::uint64_t>(s));
+  return out;
+}
+
+int run(const ModelOpts& o, const GlobalOptions& g) {
+  // Version: --nccl, else the NCCL log's, else 2.27.7 (the newest 2.19-2.27 release).
+  mc::Options opts;
+  opts.nccl_algo = o.algo;
+  opts.nccl_proto = o.proto;
+  std::optional<mc::NcclVersion> version;
+  if (!o.nccl.empty()) {
+    version = mc::NcclVersion::parse(o.nccl);
+    if (!version) return fail(core::Status::usage("--nccl expects an NCCL version such as 2.27.7 (got \"" + o.nccl + "\")"));
+  }
+  std::optional<mc::NcclLogFacts> log;
+  if (!o.nccl_log.empty()) {
+    auto text = read_input(o.nccl_log);
+    if (!text.ok()) return fail(text.status());
+    log = mc::read_nccl_log(*text);
+    if (!log->graphs && !log->version && !log->nranks)
+      return fail(core::Status::bad_input(o.nccl_log + ":1: no NCCL INFO lines with a version, comm shape or Pattern lines (expected NCCL_DEBUG=INFO output)"));
+    if (log->graphs) opts.graphs = log->graphs;
+    if (!version && log->version) version = log->version;
+    if (opts.nccl_algo.empty()) opts.nccl_algo = log->nccl_algo;
+    if (opts.nccl_proto.empty()) opts.nccl_proto = log->nccl_proto;
+  }
+  mc::NcclVersion ver = version.value_or(mc::NcclVersion{2, 27, 7});
+
+  std::optional<mc::ClusterSpec> spec;
+  if (!o.spec.empty()) {
+    auto s = mc::parse_spec(o.spec);
+    if (!s.ok()) return fail(s.status());
+    spec = *s;
+  }
+  if (spec && log && log->nranks && log->nnodes && spec->nranks() != *log->nranks)
+    std::fprintf(stderr, "ncdx model: warning: --spec has %d ranks, the NCCL log %d\n", spec->nranks(), *log->nranks);
+
+  std::vector<aj::Judgement> judgements;
+  if (!o.judge.empty()) {
+    auto text = read_input(o.judge);
+    if (!text.ok()) return fail(text.status());
+    auto runs = aj::parse_nccl_tests(*text, o.judge == "-" ? "<stdin>" : o.judge);
+    if (!runs.ok()) return fail(runs.status());
+    aj::JudgeOptions jo;
+    jo.spec = spec;
+    jo.version = version;
+    jo.slow_below = o.slow_below / 100.0;
+    if (!o.colls.empty()) {
+      auto c = mc::parse_collective(o.colls);
+      if (!c) return fail(core::Status::usage("--coll with --judge expects one collective (allreduce, sendrecv, ...)"));
+      jo.coll = c;
+    }
+    judgements = aj::judge_runs(*runs, jo);
+  }
+  if (!o.calibrate.empty()) {
+    if (!spec) return fail(core::Status::usage("--calibrate needs --spec (the cluster the sweep ran on)"));
+    auto text = read_input(o.calibrate);
+    if (!text.ok()) return fail(text.status());
+    auto runs = aj::parse_nccl_tests(*text, o.calibrate);
+    if (!runs.ok()) return fail(runs.status());
+    auto c = aj::calibrate(*runs, *spec, ver);
+    if (!c.ok()) return fail(c.status().with_context(o.calibrate));
+    opts.bw_scale = c->bw_scale;
+    opts.lat_scale = c->lat_scale;
+    std::fprintf(stderr, "ncdx model: calibrated (%s) on %s: bandwidth x%.3f (%d sizes), latency x%.3f (%d sizes)\n",
+                 c->link_class.c_str(), o.calibrate.c_str(), c->bw_scale, c->bw_points, c->lat_scale, c->lat_points);
+  }
+
+  std::optional<mc::SweepResult> sweep;
+  std::vector<mc::WhatIf> what_ifs;
+  if (spec && o.judge.empty()) {
+    mc::SweepRequest req;
+    req.spec = *spec;
+    req.version = ver;
+    req.options = opts;
+    req.explain = o.explain;
+    if (!o.colls.empty()) {
+      for (auto c : core::split(o.colls, ',')) {
+        auto pc = mc::parse_collective(core::trim(c));
+        if (!pc) return fail(core::Status::usage("--coll: unknown collective \"" + std::string(c) +
+                                                 "\" (expected allreduce, allgather, reducescatter, broadcast, reduce, alltoall, sendrecv)"));
+        req.collectives.push_back(*pc);
+      }
+    }
+    auto sz = sizes(o);
+    if (!sz.ok()) return fail(sz.status());
+    req.sizes = *sz;
+    auto r = mc::run_sweep(req);
+    if (!r.ok()) return fail(r.status());
+    sweep = std::move(*r);
+    auto wb = mc::parse_size(o.bytes);
+    if (!wb || *wb == 0) return fail(core::Status::usage("--bytes expects a size such as 64M"));
+    for (const auto& w : o.what_if) {
+      auto x = mc::what_if(w, *spec, ver, *wb, opts);
+      if (!x.ok()) return fail(x.status());
+      what_ifs.push_back(std::move(*x));
+    }
+  } else if (!spec && o.judge.empty()) {
+    return fail(core::Status::usage("give --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\" (or --judge FILE)"));
+  }
+
+  int code = 0;
+  for (const auto& j : judgements) {
+    if (j.kind == aj::VerdictKind::Wrong) code = 2;
+    else if (j.kind == aj::VerdictKind::Slow) code = std::max(code, 1);
+  }
+  if (g.json) {
+    nlohmann::json j = {{"schema", "ncdx.model/1"}};
+    nlohmann::json seen = nlohmann::json::object();
+    seen["nccl"] = ver.str();
+    j["context"] = report::make_context(seen, !g.no_timestamps);
+    auto body = report::model_json(sweep ? &*sweep : nullptr, o.explain, what_ifs, judgements, o.judge);
+    for (auto& [k, v] : body.items()) j[k] = v;
+    std::cout << core::dump_json(j);
+  } else {
+    bool color = core::color_enabled(stdout) && !g.no_color;
+    if (sweep) std::cout << report::render_model_text(*sweep, o.explain, color);
+    if (!what_ifs.empty()) std::cout << report::render_what_if_text(what_ifs);
+    if (!judgements.empty()) std::cout << report::sanitize_text(report::render_judge_text(judgements, o.judge == "-" ? "<stdin>" : o.judge, color), color);
+  }
+  return code;
+}
+
+}  // namespace
+
+CLI::App* add_model(CLI::App& root, const GlobalOptions& global, int& exit_code) {
+  static ModelOpts o;
+  auto* cmd = root.add_subcommand("model", "predict NCCL's algorithm/protocol and collective time; what-if; judge nccl-tests results");
+  cmd->add_option("--spec", o.spec, "cluster: \"nodes=4,gpus=8,gpu=H100,nvlink=NV18,nic=8x400G-IB\" (grammar in docs/MODEL.md)");
+  cmd->add_option("--nccl", o.nccl, "NCCL version whose model to use (default: the log's, else 2.27.7)");
+  cmd->add_option("--nccl-log", o.nccl_log, "NCCL_DEBUG=INFO log (NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING): Pattern lines replace the estimated graphs");
+  cmd->add_option("--coll", o.colls, "collectives, comma separated (default: allreduce,allgather,reducescatter,broadcast,reduce)");
+  cmd->add_option("-b,--minbytes", o.min_bytes, "smallest size (default 8)");
+  cmd->add_option("-e,--maxbytes", o.max_bytes, "largest size (default 128M)");
+  cmd->add_option("-f,--stepfactor", o.factor, "size multiplier (default 2)");
+  cmd->add_option("--algo", o.algo, "NCCL_ALGO value to model");
+  cmd->add_option("--proto", o.proto, "NCCL_PROTO value to model");
+  cmd->add_flag("--explain", o.explain, "print NCCL's full cost table (lat/bw/time per algorithm x protocol) for each row");
+  cmd->add_option("--what-if", o.what_if, "tp | dp=<params>:<bucket> | lose-nic | lose-nvlink | nccl=<version> (repeatable)");
+  cmd->add_option("--bytes", o.bytes, "tensor size for --what-if (default 64M)");
+  cmd->add_option("--judge", o.judge, "nccl-tests output (text or -J JSON, '-' = stdin) to judge against the model");
+  cmd->add_option("--slow-below", o.slow_below, "verdict 'slow' below this % of the expected busbw (default 70)");
+  cmd->add_option("--calibrate", o.calibrate, "measured sweep (nccl-tests/ncdx bench output) of this cluster to fit bandwidth/latency scales");
+  cmd->callback([&exit_code, &global] { exit_code = run(o, global); });
+  return cmd;
+}
+
+}  // namespace ncdx::cli

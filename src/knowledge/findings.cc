@@ -1,0 +1,144 @@
+#include "knowledge/findings.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <set>
+#include <stdexcept>
+
+#include "knowledge/embedded.h"
+
+namespace ncdx::knowledge {
+namespace {
+
+core::Status at(std::string_view source, const YAML::Node& n, const std::string& what) {
+  return core::Status::bad_input(std::string(source) + ":" + std::to_string(n.Mark().line + 1) + ": " + what);
+}
+
+std::optional<std::string> opt_string(const YAML::Node& n, const char* key) {
+  if (!n[key]) return std::nullopt;
+  return n[key].as<std::string>();
+}
+
+struct Loaded {
+  std::vector<FindingDef> rows;
+  core::Status status;
+};
+
+const Loaded& loaded() {
+  static const Loaded l = [] {
+    Loaded out;
+    auto text = embedded("findings.yaml");
+    if (!text) {
+      out.status = core::Status::internal("findings.yaml is not embedded");
+      return out;
+    }
+    auto rows = parse_findings_yaml(*text, "findings.yaml");
+    if (!rows) out.status = core::Status::internal(rows.status().message());
+    else out.rows = std::move(*rows);
+    return out;
+  }();
+  return l;
+}
+
+}  // namespace
+
+core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text, std::string_view source) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    return core::Status::bad_input(std::string(source) + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  }
+  if (!root.IsSequence()) return core::Status::bad_input(std::string(source) + ":1: expected a list of findings");
+  std::vector<FindingDef> out;
+  std::set<std::string> ids;
+  try {
+    for (const auto& n : root) {
+      if (!n.IsMap() || !n["id"] || !n["class"] || !n["severity"] || !n["title"] || !n["summary"])
+        return at(source, n, "expected a finding with id, class, severity, title and summary");
+      FindingDef d;
+      d.id = n["id"].as<std::string>();
+      if (!ids.insert(d.id).second) return at(source, n, "duplicate finding id '" + d.id + "'");
+      d.klass = n["class"].as<std::string>();
+      if (!core::is_failure_class(d.klass)) return at(source, n, d.id + ": '" + d.klass + "' is not a failure class");
+      auto sev = core::parse_severity(n["severity"].as<std::string>());
+      if (!sev) return at(source, n, d.id + ": severity must be info, warn, error or critical");
+      d.severity = *sev;
+      if (n["vars"]) d.vars = n["vars"].as<std::vector<std::string>>();
+      d.title = n["title"].as<std::string>();
+      d.summary = n["summary"].as<std::string>();
+      if (n["fixes"])
+        for (const auto& x : n["fixes"]) {
+          if (!x.IsMap() || !x["action"]) return at(source, x, d.id + ": a fix needs an action");
+          d.fixes.push_back({x["action"].as<std::string>(), opt_string(x, "env"), opt_string(x, "command"),
+                             opt_string(x, "applies"), opt_string(x, "doc")});
+        }
+      // Every {name} a text uses must be declared, so the table says what each analysis fills in.
+      std::set<std::string> declared(d.vars.begin(), d.vars.end());
+      FindingVars probe;
+      for (const auto& v : d.vars) probe[v] = "";
+      try {
+        (void)fill_template(d.title, probe);
+        (void)fill_template(d.summary, probe);
+        for (const auto& f : d.fixes) {
+          (void)fill_template(f.action, probe);
+          for (const auto* o : {&f.env, &f.command, &f.applies, &f.doc})
+            if (*o) (void)fill_template(**o, probe);
+        }
+      } catch (const std::logic_error& e) {
+        return at(source, n, d.id + ": " + e.what() + " (add it to vars)");
+      }
+      out.push_back(std::move(d));
+    }
+  } catch (const YAML::Exception& e) {
+    return core::Status::bad_input(std::string(source) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  return out;
+}
+
+std::span<const FindingDef> finding_table() { return loaded().rows; }
+core::Status finding_table_status() { return loaded().status; }
+
+const FindingDef* find_finding_def(std::string_view id) {
+  for (const auto& d : finding_table())
+    if (d.id == id) return &d;
+  return nullptr;
+}
+
+std::string fill_template(std::string_view text, const FindingVars& vars) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    if (text[i] == '{') {
+      auto close = text.find('}', i);
+      if (close == std::string_view::npos) throw std::logic_error("unclosed '{' in a finding text");
+      std::string name(text.substr(i + 1, close - i - 1));
+      auto it = vars.find(name);
+      if (it == vars.end()) throw std::logic_error("undeclared {" + name + "}");
+      out += it->second;
+      i = close + 1;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+core::Finding make_finding(std::string_view id, const FindingVars& vars) {
+  const FindingDef* d = find_finding_def(id);
+  if (!d) throw std::logic_error("finding '" + std::string(id) + "' is not in findings.yaml (" +
+                                 finding_table_status().message() + ")");
+  core::Finding f;
+  f.id = d->id;
+  f.klass = d->klass;
+  f.severity = d->severity;
+  f.title = fill_template(d->title, vars);
+  f.summary = fill_template(d->summary, vars);
+  auto opt_fill = [&](const std::optional<std::string>& s) {
+    return s ? std::optional<std::string>(fill_template(*s, vars)) : std::nullopt;
+  };
+  for (const auto& x : d->fixes)
+    f.fixes.push_back({fill_template(x.action, vars), opt_fill(x.env), opt_fill(x.command), opt_fill(x.applies), opt_fill(x.doc)});
+  return f;
+}
+
+}  // namespace ncdx::knowledge

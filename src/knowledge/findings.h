@@ -1,0 +1,45 @@
+#pragma once
+// The finding table (data/findings.yaml): id, class, severity, title/summary/fix templates of the
+// findings analyses raise. An analysis names the row and fills its {vars}; the texts live in the
+// table, once, and `ncdx docs findings` prints it.
+#include <map>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/finding.h"
+#include "core/result.h"
+
+namespace ncdx::knowledge {
+
+struct FixTemplate {
+  std::string action;
+  std::optional<std::string> env, command, applies, doc;
+};
+
+struct FindingDef {
+  std::string id;
+  std::string klass;
+  core::Severity severity = core::Severity::info;
+  std::vector<std::string> vars;  // the {names} its texts use
+  std::string title, summary;
+  std::vector<FixTemplate> fixes;
+};
+
+using FindingVars = std::map<std::string, std::string>;
+
+// Parses findings.yaml text; errors are "<source>:<line>: <what was expected>".
+core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text, std::string_view source_name);
+// The embedded table, in file order; empty when it failed to load (see finding_table_status).
+std::span<const FindingDef> finding_table();
+core::Status finding_table_status();
+const FindingDef* find_finding_def(std::string_view id);
+// "{name}" in `text` replaced by vars[name]; a name not in vars is a bug in the caller (throws).
+std::string fill_template(std::string_view text, const FindingVars& vars);
+// The finding of table row `id` with its texts filled (culprit and evidence are the caller's).
+// An id not in the table, or a var it does not declare, is a bug in ncdx (std::logic_error).
+core::Finding make_finding(std::string_view id, const FindingVars& vars);
+
+}  // namespace ncdx::knowledge

@@ -1,0 +1,84 @@
+#include "knowledge/nccl_tuning.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include "knowledge/embedded.h"
+
+namespace ncdx::knowledge {
+namespace {
+
+std::array<double, 3> triple(const YAML::Node& n) {
+  if (!n.IsSequence() || n.size() != 3) throw YAML::Exception(n.Mark(), "expected [LL, LL128, Simple] or [N1, N2, N>=3]");
+  return {n[0].as<double>(), n[1].as<double>(), n[2].as<double>()};
+}
+
+NcclTuningFamily::AlgoProto algo_proto(const YAML::Node& n) {
+  if (!n.IsSequence() || n.size() != 7) throw YAML::Exception(n.Mark(), "expected 7 algorithm rows");
+  NcclTuningFamily::AlgoProto out{};
+  for (std::size_t a = 0; a < 7; ++a) out[a] = triple(n[a]);
+  return out;
+}
+
+NcclTuningFamily::ByCap by_cap(const YAML::Node& n) {
+  NcclTuningFamily::ByCap out;
+  if (!n) return out;
+  for (const auto& row : n) out.push_back(triple(row));
+  return out;
+}
+
+std::map<int, std::vector<double>> speeds(const YAML::Node& n) {
+  std::map<int, std::vector<double>> out;
+  for (const auto& kv : n) {
+    auto key = kv.first.as<std::string>();
+    out[std::stoi(key.substr(2))] = kv.second.as<std::vector<double>>();
+  }
+  return out;
+}
+
+}  // namespace
+
+core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view yaml_text, std::string_view name) {
+  try {
+    YAML::Node root = YAML::Load(std::string(yaml_text));
+    std::vector<NcclTuningFamily> out;
+    for (const auto& f : root["families"]) {
+      NcclTuningFamily t;
+      t.id = f["id"].as<std::string>();
+      t.source_tag = f["source_tag"].as<std::string>();
+      t.base_lat = algo_proto(f["base_lat"]);
+      t.hw_lat[0] = algo_proto(f["hw_lat"]["nvlink"]);
+      t.hw_lat[1] = algo_proto(f["hw_lat"]["pci"]);
+      t.hw_lat[2] = algo_proto(f["hw_lat"]["net"]);
+      t.ll_max_bws = by_cap(f["ll_max_bws"]);
+      t.per_ch_max_ring_ll128 = by_cap(f["per_ch_max_ring_ll128"]);
+      t.per_ch_max_tree_ll128 = by_cap(f["per_ch_max_tree_ll128"]);
+      t.per_ch_max_tree = by_cap(f["per_ch_max_tree"]);
+      t.per_ch_max_nvls_tree = by_cap(f["per_ch_max_nvls_tree"]);
+      if (f["nvls_efficiency"]) t.nvls_efficiency = f["nvls_efficiency"].as<std::vector<double>>();
+      for (std::size_t p = 0; p < 3; ++p) t.tree_correction[p] = f["tree_correction"][p].as<std::vector<double>>();
+      t.speed_intra = speeds(f["speed_intra"]);
+      t.speed_inter = speeds(f["speed_inter"]);
+      t.max_channels = f["max_channels"].as<int>();
+      t.max_work_elements = f["max_work_elements"].as<int>();
+      if (t.ll_max_bws.size() < 3 || t.per_ch_max_tree.size() < 3 || t.speed_intra.empty())
+        throw YAML::Exception(f.Mark(), "family " + t.id + ": incomplete tables");
+      out.push_back(std::move(t));
+    }
+    if (out.size() != 3) return core::Status::internal(std::string(name) + ": expected 3 families");
+    return out;
+  } catch (const YAML::Exception& e) {
+    return core::Status::internal(std::string(name) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+}
+
+core::Result<const std::vector<NcclTuningFamily>*> nccl_tuning() {
+  static const core::Result<std::vector<NcclTuningFamily>> loaded = [] {
+    auto text = embedded("nccl_tuning.yaml");
+    if (!text) return core::Result<std::vector<NcclTuningFamily>>(core::Status::internal("nccl_tuning.yaml not embedded"));
+    return parse_nccl_tuning(*text, "nccl_tuning.yaml");
+  }();
+  if (!loaded.ok()) return loaded.status();
+  return &loaded.value();
+}
+
+}  // namespace ncdx::knowledge

@@ -1,0 +1,132 @@
+#include "measure/collective/mpirun_trial.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstring>
+
+#include "core/json.h"
+
+namespace ncdx::measure {
+
+namespace {
+
+using core::Status;
+
+std::string self_exe() {
+  char buf[4096];
+  ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "ncdx";
+}
+
+// Runs argv with stdout captured (stderr passed through), killing it after timeout_s.
+core::Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_s, int& status_out) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) return Status::internal(std::string("pipe: ") + std::strerror(errno));
+  pid_t pid = fork();
+  if (pid < 0) return Status::internal(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    dup2(fds[1], 1);
+    setpgid(0, 0);  // its own process group, so a timeout kills mpirun and its ranks
+    std::vector<char*> av;
+    for (const auto& a : argv) av.push_back(const_cast<char*>(a.c_str()));
+    av.push_back(nullptr);
+    execvp(av[0], av.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  std::string out;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(timeout_s);
+  bool timed_out = false;
+  char buf[65536];
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int r = poll(&p, 1, static_cast<int>(left));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) continue;
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+    if (out.size() > (64u << 20)) {
+      timed_out = true;  // unbounded output: treat as a broken trial
+      break;
+    }
+  }
+  close(fds[0]);
+  if (timed_out) kill(-pid, SIGKILL);
+  int st = 0;
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+  }
+  status_out = st;
+  if (timed_out) return Status(core::Exit::failures, argv[0] + " did not finish within " + std::to_string(timeout_s) + " s");
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> mpirun_argv(const MpirunSpec& spec, Collective c, const Mca& mca, const std::vector<std::size_t>& sizes) {
+  std::vector<std::string> a{spec.mpirun, "-np", std::to_string(spec.np)};
+  for (const auto& x : spec.args) a.push_back(x);
+  for (const auto& [k, v] : mca) {
+    a.push_back("--mca");
+    a.push_back(k);
+    a.push_back(v);
+  }
+  std::string list;
+  for (std::size_t s : sizes) list += (list.empty() ? "" : ",") + std::to_string(s);
+  std::vector<std::string> bench{spec.ncdx.empty() ? self_exe() : spec.ncdx, "bench", std::string(name_of(c)), "--backend", "mpi",
+                                 "--sizes", list, "-n", std::to_string(spec.iters), "-w", std::to_string(spec.warmup),
+                                 "-c", "0", "--json", "--no-timestamps"};
+  a.insert(a.end(), bench.begin(), bench.end());
+  return a;
+}
+
+core::Result<std::vector<TrialRow>> trial_rows_from_json(std::string_view text, std::string_view source) {
+  auto j = core::parse_json(text, source);
+  if (!j) return j.status();
+  const auto& d = *j;
+  if (!d.is_object() || d.value("schema", "") != "ncdx.bench/1" || !d.contains("results") || !d["results"].is_array())
+    return Status::bad_input(std::string(source) + ": not an ncdx.bench/1 document");
+  std::vector<TrialRow> rows;
+  for (const auto& r : d["results"]) {
+    try {
+      TrialRow t;
+      t.bytes = r.at("bytes").get<std::size_t>();
+      const auto& o = r.at("out_of_place");
+      t.time_us = o.at("time_us").get<double>();
+      t.p50_us = o.at("iter").at("p50_us").get<double>();
+      t.stdev_us = o.at("iter").at("stdev_us").get<double>();
+      t.n = o.at("iter").at("n").get<int>();
+      rows.push_back(t);
+    } catch (const std::exception&) {
+      return Status::bad_input(std::string(source) + ": result row without bytes/out_of_place.time_us/iter");
+    }
+  }
+  return rows;
+}
+
+core::Result<std::vector<TrialRow>> run_mpirun_trial(const MpirunSpec& spec, Collective c, const Mca& mca,
+                                                     const std::vector<std::size_t>& sizes) {
+  auto argv = mpirun_argv(spec, c, mca, sizes);
+  int st = 0;
+  auto out = run_capture(argv, spec.timeout_s, st);
+  if (!out) return out.status();
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    std::string cmd;
+    for (const auto& x : argv) cmd += (cmd.empty() ? "" : " ") + x;
+    return Status(core::Exit::failures, "trial failed (exit " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)) +
+                                           "): " + cmd);
+  }
+  return trial_rows_from_json(*out, "mpirun trial output");
+}
+
+}  // namespace ncdx::measure

@@ -1,0 +1,289 @@
+#include "measure/network/net_matrix.h"
+
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "cluster/mpi/comm.h"
+#include "cluster/schedule/round_robin.h"
+#include "measure/network/tcp_link.h"
+
+namespace ncdx::measure {
+namespace {
+
+constexpr char kMagic[8] = {'N', 'C', 'D', 'X', 'N', 'E', 'T', '1'};
+constexpr int kWarmup = 5;
+// Streams per direction; the best counts. On a busy host one stream can lose a scheduler slice
+// on either end, which reads as a slow link; the best of three does not.
+constexpr int kStreams = 3;
+
+struct Hello {
+  char magic[8];
+  std::uint32_t round, node;
+};
+
+using Sec = std::chrono::duration<double>;
+
+Deadline after(Clock::time_point t, double s) {
+  return t + std::chrono::duration_cast<Clock::duration>(Sec(s));
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  double pos = q * static_cast<double>(v.size() - 1);
+  auto lo = static_cast<std::size_t>(std::floor(pos));
+  auto hi = std::min(lo + 1, v.size() - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
+}
+
+void fail(NetCell& c, const std::string& status, const std::string& why) {
+  if (c.status == "ok" || c.status == "not-run") {
+    c.status = status;
+    c.detail = why;
+  }
+}
+
+std::string status_for(const std::string& err) {
+  return err.find("timed out") != std::string::npos ? "timeout" : "error";
+}
+
+void record_tcp(NetCell& c, const TcpSocket& s) {
+  if (auto i = s.info()) {
+    c.retrans = i->retrans;
+    c.segs_out = i->segs_out;
+  }
+}
+
+// Streams n bytes after an 8-byte length and waits for the receiver's 1-byte ack; Gb/s.
+std::optional<double> stream_out(TcpSocket& s, std::size_t n, Deadline d, std::string* err) {
+  thread_local std::vector<char> buf(1 << 20, 'b');
+  auto t0 = Clock::now();
+  std::uint64_t len = n;
+  if (!s.send_all(&len, sizeof len, d, err)) return std::nullopt;
+  std::size_t left = n;
+  while (left > 0) {
+    std::size_t k = std::min(left, buf.size());
+    if (!s.send_all(buf.data(), k, d, err)) return std::nullopt;
+    left -= k;
+  }
+  char ack = 0;
+  if (!s.recv_all(&ack, 1, d, err)) return std::nullopt;
+  double sec = Sec(Clock::now() - t0).count();
+  return sec > 0 ? static_cast<double>(n) * 8 / sec / 1e9 : std::optional<double>();
+}
+
+bool stream_in(TcpSocket& s, std::size_t max, Deadline d, std::string* err) {
+  thread_local std::vector<char> buf(1 << 20);
+  std::uint64_t len = 0;
+  if (!s.recv_all(&len, sizeof len, d, err)) return false;
+  if (len > max) {
+    *err = "peer announced " + std::to_string(len) + " bytes, more than the " + std::to_string(max) + " agreed";
+    return false;
+  }
+  std::size_t left = len;
+  while (left > 0) {
+    std::size_t k = std::min<std::size_t>(left, buf.size());
+    if (!s.recv_all(buf.data(), k, d, err)) return false;
+    left -= k;
+  }
+  char ack = 1;
+  return s.send_all(&ack, 1, d, err);
+}
+
+// The lower-numbered node of a pair: connects, times the ping-pong, streams first, then
+// receives the peer's stream. Fills its own cell [me][peer].
+void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t round, std::uint32_t me,
+                const NetOptions& opt, Clock::time_point start) {
+  Deadline end = after(start, opt.pair_budget_s), lat_end = after(start, opt.pair_budget_s * 0.4);
+  TcpSocket s;
+  if (auto e = s.connect_until(addr, port, after(start, opt.pair_budget_s * 0.5)); !e.empty())
+    return fail(c, "unreachable", e);
+  std::string err;
+  Hello h{};
+  std::memcpy(h.magic, kMagic, sizeof kMagic);
+  h.round = round;
+  h.node = me;
+  if (!s.send_all(&h, sizeof h, end, &err)) return fail(c, status_for(err), err);
+  std::vector<char> msg(std::max<std::size_t>(opt.ping_bytes, 1), 'P');
+  std::vector<double> rtt;
+  rtt.reserve(opt.ping_iters);
+  for (int i = 0; i < kWarmup + opt.ping_iters && Clock::now() < lat_end; ++i) {
+    auto t0 = Clock::now();
+    if (!s.send_all(msg.data(), msg.size(), end, &err) || !s.recv_all(msg.data(), msg.size(), end, &err))
+      return record_tcp(c, s), fail(c, status_for(err), "ping-pong: " + err);
+    if (i >= kWarmup) rtt.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / 2);
+  }
+  msg[0] = 'E';
+  if (!s.send_all(msg.data(), msg.size(), end, &err)) return fail(c, status_for(err), err);
+  c.samples = static_cast<int>(rtt.size());
+  if (!rtt.empty()) {
+    c.lat_median_us = percentile(rtt, 0.5);
+    c.lat_p99_us = percentile(rtt, 0.99);
+  }
+  for (int k = 0; k < kStreams; ++k) {
+    auto bw = stream_out(s, opt.bw_bytes, end, &err);
+    if (!bw) return record_tcp(c, s), fail(c, status_for(err), "stream: " + err);
+    c.gbps = std::max(c.gbps.value_or(0), *bw);
+  }
+  for (int k = 0; k < kStreams; ++k)
+    if (!stream_in(s, opt.bw_bytes, end, &err)) return record_tcp(c, s), fail(c, status_for(err), "peer stream: " + err);
+  record_tcp(c, s);
+  c.status = "ok";
+}
+
+// The higher-numbered node: accepts its partner (stale connections from an earlier round that
+// timed out are closed), echoes pings, receives, then streams back. Fills [me][peer].
+void run_server(NetCell& c, TcpSocket& listener, std::uint32_t round, std::uint32_t peer, const NetOptions& opt,
+                Clock::time_point start) {
+  Deadline end = after(start, opt.pair_budget_s);
+  std::string err;
+  TcpSocket s;
+  for (;;) {
+    s = listener.accept_until(after(start, opt.pair_budget_s * 0.5), &err);
+    if (!s.valid()) return fail(c, "unreachable", err);
+    Hello h{};
+    if (!s.recv_all(&h, sizeof h, end, &err)) continue;
+    if (std::memcmp(h.magic, kMagic, sizeof kMagic) == 0 && h.round == round && h.node == peer) break;
+  }
+  std::vector<char> msg(std::max<std::size_t>(opt.ping_bytes, 1));
+  for (;;) {
+    if (!s.recv_all(msg.data(), msg.size(), end, &err)) return fail(c, status_for(err), "ping-pong: " + err);
+    if (msg[0] == 'E') break;
+    if (!s.send_all(msg.data(), msg.size(), end, &err)) return fail(c, status_for(err), "ping-pong: " + err);
+  }
+  for (int k = 0; k < kStreams; ++k)
+    if (!stream_in(s, opt.bw_bytes, end, &err)) return record_tcp(c, s), fail(c, status_for(err), "peer stream: " + err);
+  for (int k = 0; k < kStreams; ++k) {
+    auto bw = stream_out(s, opt.bw_bytes, end, &err);
+    if (!bw) return record_tcp(c, s), fail(c, status_for(err), "stream: " + err);
+    c.gbps = std::max(c.gbps.value_or(0), *bw);
+  }
+  record_tcp(c, s);
+  c.status = "ok";
+}
+
+nlohmann::json opt_j(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+nlohmann::json cell_to_json(int peer, const NetCell& c) {
+  nlohmann::json j = {{"peer", peer}, {"status", c.status}, {"detail", c.detail}, {"samples", c.samples},
+                      {"lat_median_us", opt_j(c.lat_median_us)}, {"lat_p99_us", opt_j(c.lat_p99_us)},
+                      {"gbps", opt_j(c.gbps)}};
+  j["retrans"] = c.retrans ? nlohmann::json(*c.retrans) : nlohmann::json();
+  j["segs_out"] = c.segs_out ? nlohmann::json(*c.segs_out) : nlohmann::json();
+  return j;
+}
+
+std::optional<double> get_d(const nlohmann::json& j, const char* k) {
+  if (!j.contains(k) || !j[k].is_number()) return std::nullopt;
+  return j[k].get<double>();
+}
+
+NetCell cell_from_json(const nlohmann::json& j) {
+  NetCell c;
+  c.status = j.value("status", "error");
+  c.detail = j.value("detail", "");
+  c.samples = j.value("samples", 0);
+  c.lat_median_us = get_d(j, "lat_median_us");
+  c.lat_p99_us = get_d(j, "lat_p99_us");
+  c.gbps = get_d(j, "gbps");
+  if (auto v = get_d(j, "retrans")) c.retrans = static_cast<std::uint32_t>(*v);
+  if (auto v = get_d(j, "segs_out")) c.segs_out = static_cast<std::uint32_t>(*v);
+  return c;
+}
+
+}  // namespace
+
+std::string iface_ipv4(const std::string& iface) {
+  ifaddrs* list = nullptr;
+  if (::getifaddrs(&list) != 0) return "";
+  std::string out;
+  for (auto* a = list; a; a = a->ifa_next) {
+    if (!a->ifa_addr || a->ifa_addr->sa_family != AF_INET || iface != a->ifa_name) continue;
+    char buf[INET_ADDRSTRLEN] = {0};
+    ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, buf, sizeof buf);
+    out = buf;
+    break;
+  }
+  ::freeifaddrs(list);
+  return out;
+}
+
+NetMatrix run_net_matrix(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt) {
+  auto t_start = Clock::now();
+  NetMatrix m;
+  m.pair_budget_s = opt.pair_budget_s;
+  m.bw_bytes = opt.bw_bytes;
+  m.ping_iters = opt.ping_iters;
+  const int n = me.nodes;
+  TcpSocket listener;
+  std::string listen_err;
+  if (me.node >= 0) {
+    if (me.addr.empty()) listen_err = "no IPv4 address on interface '" + me.iface + "'";
+    else listen_err = listener.listen_on(me.addr, opt.port);
+  }
+  // Everyone learns every node's endpoint (the ranks that only take part in barriers send node -1).
+  nlohmann::json ep = {{"node", me.node}, {"host", me.host}, {"iface", me.iface}, {"addr", me.addr},
+                       {"port", listener.valid() ? listener.local_port() : -1}, {"error", listen_err}};
+  auto all = comm.allgather(ep.dump());
+  std::vector<nlohmann::json> eps(n);
+  for (const auto& s : all) {
+    auto j = nlohmann::json::parse(s, nullptr, false);
+    int k = j.is_object() ? j.value("node", -1) : -1;
+    if (k >= 0 && k < n) eps[k] = j;
+  }
+  m.hosts.resize(n);
+  m.ifaces.resize(n);
+  m.addrs.resize(n);
+  for (int k = 0; k < n; ++k) {
+    if (!eps[k].is_object()) continue;  // a node that sent nothing keeps empty names
+    m.hosts[k] = eps[k].value("host", "");
+    m.ifaces[k] = eps[k].value("iface", "");
+    m.addrs[k] = eps[k].value("addr", "");
+  }
+  std::vector<NetCell> row(n);
+  if (me.node >= 0) row[me.node].status = "self";
+  auto rounds = cluster::round_robin(n);
+  m.rounds = static_cast<int>(rounds.size());
+  for (std::size_t r = 0; r < rounds.size(); ++r) {
+    comm.barrier();  // rounds never overlap: a node is in one pair at a time
+    if (me.node < 0) continue;
+    int peer = cluster::partner_in(rounds[r], me.node);
+    if (peer < 0) continue;
+    NetCell& c = row[peer];
+    auto start = Clock::now();
+    std::string peer_err = eps[peer].is_object() ? eps[peer].value("error", "") : "did not report an endpoint";
+    if (!listen_err.empty()) fail(c, "error", "this node: " + listen_err);
+    else if (!peer_err.empty()) fail(c, "unreachable", "peer: " + peer_err);
+    else if (me.node < peer) run_client(c, eps[peer].value("addr", ""), eps[peer].value("port", -1),
+                                        static_cast<std::uint32_t>(r), me.node, opt, start);
+    else run_server(c, listener, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(peer), opt, start);
+  }
+  // Rows to root 0.
+  nlohmann::json mine = {{"node", me.node}, {"cells", nlohmann::json::array()}};
+  if (me.node >= 0)
+    for (int k = 0; k < n; ++k) mine["cells"].push_back(cell_to_json(k, row[k]));
+  auto rows = comm.gather(mine.dump());
+  m.cell.assign(n, std::vector<NetCell>(n));
+  for (int k = 0; k < n; ++k) m.cell[k][k].status = "self";
+  if (me.node >= 0) m.cell[me.node] = row;
+  for (const auto& s : rows) {
+    auto j = nlohmann::json::parse(s, nullptr, false);
+    if (!j.is_object()) continue;
+    int k = j.value("node", -1);
+    if (k < 0 || k >= n || !j["cells"].is_array()) continue;
+    for (const auto& cj : j["cells"]) {
+      int p = cj.value("peer", -1);
+      if (p >= 0 && p < n) m.cell[k][p] = cell_from_json(cj);
+    }
+  }
+  m.wall_s = Sec(Clock::now() - t_start).count();
+  return m;
+}
+
+}  // namespace ncdx::measure

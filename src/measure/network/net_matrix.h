@@ -1,0 +1,65 @@
+#pragma once
+// The node×node network matrix over TCP (issue #14): small-message ping-pong latency and
+// streaming bandwidth between every pair of nodes, on the address of the interface NCCL's
+// socket transport would pick, in round-robin rounds (cluster/schedule/round_robin.h) so each
+// node is in at most one pair at a time. Every pair is bounded in time: a peer that does not
+// connect or stalls is "unreachable"/"timeout" and the rest of the matrix completes.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+
+namespace ncdx::cluster {
+class Comm;
+}
+
+namespace ncdx::measure {
+
+struct NetOptions {
+  int ping_iters = 100;                 // timed round trips per pair (after 5 untimed)
+  std::size_t ping_bytes = 8;           // small message, like osu_latency's smallest size
+  std::size_t bw_bytes = 1 << 20;       // streamed per direction
+  double pair_budget_s = 4.0;           // the whole pair (3 streams each way) must fit in this
+  int port = 0;                         // 0 = ephemeral (published through the Comm)
+};
+
+// One directed cell [i][j]: i measured it as the sender (bandwidth) or the client (latency).
+struct NetCell {
+  std::string status = "not-run";   // ok, unreachable, timeout, error, not-run, self
+  std::string detail;               // why, for anything but ok
+  std::optional<double> lat_median_us, lat_p99_us;  // one-way = round trip / 2 (osu convention)
+  std::optional<double> gbps;                        // i → j streaming
+  std::optional<std::uint32_t> retrans;             // TCP retransmissions on i's socket (tcp_info)
+  std::optional<std::uint32_t> segs_out;            // TCP segments i sent (tcp_info)
+  int samples = 0;                                  // latency samples taken
+};
+
+struct NetMatrix {
+  std::vector<std::string> hosts;   // node names, matrix order
+  std::vector<std::string> ifaces;  // the interface each node used ("" when none)
+  std::vector<std::string> addrs;   // its IPv4 address ("" when none)
+  std::vector<std::vector<NetCell>> cell;  // [i][j], i ≠ j
+  int rounds = 0;
+  double pair_budget_s = 0;
+  double wall_s = 0;
+  std::size_t bw_bytes = 0;
+  int ping_iters = 0;
+};
+
+// A node's part: `node` is its index among `nodes` participants (-1: this rank only takes part
+// in the barriers, e.g. a second rank on the same host). `iface`/`addr` are where it listens.
+struct NetParticipant {
+  int node = -1;
+  int nodes = 0;
+  std::string host, iface, addr;
+};
+
+// Collective over `comm`: every rank calls it. Root 0 returns the whole matrix; others return
+// a matrix with only their row filled.
+NetMatrix run_net_matrix(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt);
+
+// IPv4 address of an interface (getifaddrs), "" when it has none.
+std::string iface_ipv4(const std::string& iface);
+
+}  // namespace ncdx::measure

@@ -1,0 +1,25 @@
+#pragma once
+// NCCL_ALGO / NCCL_PROTO as each NCCL version reads them (src/graph/tuning.cc parseList;
+// reference/nccl_facts.md §1.3): a single list with '^' negation and unknown tokens ignored up
+// to 2.23; per-function "func:list;..." entries and unknown tokens as errors from 2.24.
+#include <array>
+#include <string>
+
+#include "core/result.h"
+#include "model/cost/types.h"
+
+namespace ncdx::model::cost {
+
+struct EnableMatrix {
+  std::array<std::array<bool, kNumAlgos>, kNumNcclFuncs> algo{};
+  std::array<std::array<bool, kNumProtos>, kNumNcclFuncs> proto{};
+  bool algo_set = false, proto_set = false;
+};
+
+// Which algorithm tokens exist in this version (NVLS/NVLSTree from 2.17, PAT from 2.23).
+bool algo_known(Algo a, const NcclVersion& v);
+
+// Errors (2.24+ only): usage, naming the token, as NCCL's WARN does.
+core::Result<EnableMatrix> parse_enable(const std::string& algo, const std::string& proto, const NcclVersion& v);
+
+}  // namespace ncdx::model::cost

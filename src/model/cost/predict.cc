@@ -1,0 +1,192 @@
+// Per-operation pick: ncclTopoGetAlgoTime for every enabled (algo, proto), argmin with ties to
+// the lower index (enqueue.cc updateCollCostTable/topoGetAlgoInfo), then channels and threads.
+#include <algorithm>
+#include <cmath>
+
+#include "knowledge/nccl_tuning.h"
+#include "model/cost/predict.h"
+
+namespace ncdx::model::cost {
+namespace {
+
+constexpr int TREE = 0, RING = 1, NVLS = 4, NVLST = 5, PAT = 6;
+constexpr int LL = 0, LL128 = 1, SIMPLE = 2;
+
+int log2i(unsigned long long x) {
+  int l = -1;
+  while (x > 0) { x >>= 1; ++l; }
+  return l;
+}
+
+const knowledge::NcclTuningFamily* tables_for(const NcclVersion& v) {
+  auto t = knowledge::nccl_tuning();
+  return t.ok() ? &(**t)[static_cast<int>(v.family())] : nullptr;
+}
+
+double algo_time(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int a, int p,
+                 std::uint64_t bytes, int num_pipe_ops) {
+  auto C = static_cast<Collective>(coll);
+  double bw = m.bandwidth(C, static_cast<Algo>(a), static_cast<Proto>(p));
+  double lat = m.latency(C, static_cast<Algo>(a), static_cast<Proto>(p));
+  if (bw <= 0) return -1;
+  const Family fam = m.version().family();
+  int logSize = log2i(bytes >> 6);
+  const auto& corr = t.tree_correction[p];
+  bool tree_corr = a == TREE && logSize >= 0 && logSize < 23 && (fam == Family::V2_14_18 || coll == 4);
+  if (tree_corr && logSize < static_cast<int>(corr.size())) bw *= corr[logSize];
+  if (fam == Family::V2_28_plus && m.version().code() >= 22900 && a == NVLST && coll == 4 && logSize >= 0 &&
+      logSize < static_cast<int>(corr.size()) && m.spec().sm >= 100)
+    bw *= corr[logSize];  // x86 assumed
+  const int n = m.nranks();
+  if (a == RING && p == SIMPLE && m.spec().nodes > 1 && coll == 4 &&
+      bytes / (static_cast<std::uint64_t>(m.comm_channels()) * n) >= 64)
+    lat *= m.spec().sm < 80 ? 1.9 : 1.4;  // "Plateau effect of ring"
+  int latCount = a == RING ? num_pipe_ops : (num_pipe_ops + t.max_work_elements - 1) / t.max_work_elements;
+  return lat * latCount + static_cast<double>(bytes) / (1000.0 * bw);
+}
+
+// Point-to-point collectives (nccl-tests alltoall_perf / sendrecv_perf): NCCL runs them as
+// send/recv on p2p channels with no cost-model pick, so they are modelled by bandwidth: the
+// intra-node share over the GPU's NVLink/PCIe and the inter-node share over the node's NICs
+// divided among its GPUs, plus NCCL's per-step base latency.
+Prediction p2p_prediction(const Model& m, Collective coll, std::uint64_t bytes) {
+  Prediction p;
+  p.coll = coll;
+  p.bytes = bytes;
+  const auto& s = m.spec();
+  const auto& ring = m.graphs()[RING];
+  const int n = s.nranks(), gpn = s.gpus_per_node;
+  double intra = gpn > 1 ? ring.bw_intra * ring.nchannels : 0;  // GB/s per GPU within the node
+  double nic = s.nic_gbit / 8.0;
+  double per_gpu_net = s.nodes > 1 ? std::min(s.pcie_gbps, nic) * std::max(1, s.nics_per_node) / gpn : 0;
+  if (s.nodes > 1) per_gpu_net = std::min(per_gpu_net, s.pcie_gbps);
+  double t_us;
+  if (coll == Collective::SendRecv) {
+    // sendrecv_perf: rank r sends to r+1; with several nodes the boundary ranks cross the net
+    // through one NIC each, and the slowest pair sets the time.
+    double bw = s.nodes > 1 ? std::min(s.pcie_gbps, nic > 0 ? nic : s.pcie_gbps) : (gpn > 1 ? intra : 0);
+    if (bw <= 0) { p.note = "one rank: no transfer"; return p; }
+    t_us = (s.nodes > 1 ? 14.0 : 6.0) + static_cast<double>(bytes) / (1000.0 * bw);
+  } else {
+    double local = static_cast<double>(bytes) * (gpn - 1) / n, remote = static_cast<double>(bytes) * (n - gpn) / n;
+    double tl = intra > 0 ? local / (1000.0 * intra) : 0, tr = per_gpu_net > 0 ? remote / (1000.0 * per_gpu_net) : 0;
+    if (n <= 1) { p.note = "one rank: no transfer"; return p; }
+    t_us = (s.nodes > 1 ? 14.0 : 6.0) + (n - 1) * 0.5 + std::max(tl, tr);
+  }
+  p.available = true;
+  p.algo = Algo::Ring;
+  p.proto = Proto::Simple;
+  p.nchannels = m.comm_channels();
+  p.nthreads = 512;
+  p.time_us = t_us;
+  p.algbw_gbps = static_cast<double>(bytes) / (1000.0 * t_us);
+  p.busbw_gbps = p.algbw_gbps * busbw_factor(coll, n);
+  p.note = "point-to-point: modelled by link bandwidth (no NCCL cost-model pick)";
+  return p;
+}
+
+}  // namespace
+
+double busbw_factor(Collective coll, int n) {
+  if (n <= 0) return 0;
+  switch (coll) {
+    case Collective::AllReduce: return 2.0 * (n - 1) / n;
+    case Collective::AllGather:
+    case Collective::ReduceScatter:
+    case Collective::AllToAll: return 1.0 * (n - 1) / n;
+    default: return 1.0;
+  }
+}
+
+std::array<long long, 8> Model::thread_thresholds() const {
+  long long n = nranks();
+  return {8, 8, 64, 8 * n, 8, 64, 512, 512};
+}
+
+std::vector<CostCell> Model::cost_table(Collective coll, std::uint64_t bytes) const {
+  std::vector<CostCell> out;
+  const auto* t = tables_for(version_);
+  int c = static_cast<int>(coll);
+  if (!t || c >= kNumNcclFuncs) return out;
+  for (int a = 0; a < kNumAlgos; ++a)
+    for (int p = 0; p < kNumProtos; ++p) {
+      CostCell cell{static_cast<Algo>(a), static_cast<Proto>(p), lat_[c][a][p], bw_[c][a][p], -1};
+      if (nranks() > 1) cell.time_us = algo_time(*this, *t, c, a, p, bytes, std::max(1, options_.num_pipe_ops));
+      out.push_back(cell);
+    }
+  return out;
+}
+
+Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
+  if (coll == Collective::AllToAll || coll == Collective::SendRecv) return p2p_prediction(*this, coll, bytes);
+  Prediction p;
+  p.coll = coll;
+  p.bytes = bytes;
+  const int n = nranks();
+  if (n <= 1) {
+    // One rank: NCCL copies locally (or nothing in place); not a network collective.
+    p.note = "single rank: NCCL runs the collective as a local copy";
+    return p;
+  }
+  if (bytes == 0) { p.note = "0 bytes: NCCL returns without launching"; return p; }
+  auto table = cost_table(coll, bytes);
+  const CostCell* best = nullptr;
+  for (const auto& cell : table)
+    if (cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) best = &cell;
+  const int code = version_.code();
+  if (!best && code >= 21900 && code < 22400) {
+    // Ring backup (2.19-2.23): a collective left with no algorithm keeps Ring (tuning.cc
+    // "at least set ring algo available", enqueue.cc backupAlgo). Recompute Ring alone.
+    Options o = options_;
+    o.nccl_algo.clear();
+    auto again = Model::build(spec_, version_, o);
+    if (again.ok()) {
+      for (const auto& cell : again->cost_table(coll, bytes))
+        if (cell.algo == Algo::Ring && cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) {
+          table.push_back(cell);
+          best = &table.back();
+        }
+      if (best) p.note = "NCCL_ALGO left no algorithm: NCCL " + version_.str() + " falls back to Ring";
+    }
+  }
+  if (!best) {
+    p.note = std::string("no algorithm/protocol available for ") + std::string(nccl_name(coll)) +
+             (options_.nccl_algo.empty() && options_.nccl_proto.empty() ? "" : " (NCCL_ALGO/NCCL_PROTO leave none)");
+    return p;
+  }
+  p.available = true;
+  p.algo = best->algo;
+  p.proto = best->proto;
+  p.time_us = best->time_us;
+  p.algbw_gbps = static_cast<double>(bytes) / (1000.0 * p.time_us);
+  p.busbw_gbps = p.algbw_gbps * busbw_factor(coll, n);
+
+  // Channels and threads (topoGetAlgoInfo, enqueue.cc @v2.27.7-1).
+  int a = static_cast<int>(p.algo), pr = static_cast<int>(p.proto);
+  int nc = (a == NVLS || a == NVLST) ? (spec_.nodes > 1 && a == NVLS ? std::min(nvls_channels_, comm_channels_) : nvls_channels_)
+                                     : comm_channels_;
+  int nt = max_threads_[a][pr];
+  auto tt = thread_thresholds();
+  long long thr = pr == SIMPLE ? 64 : 8;
+  if (a == RING) thr = tt[3 + pr];
+  if ((a == 2 || a == 3) && pr == SIMPLE) thr = tt[a == 2 ? 6 : 7];
+  if (a != NVLS && a != NVLST && a != 2) {
+    while (static_cast<long long>(bytes) < nc * nt * thr && nc >= 2) --nc;
+    while (static_cast<long long>(bytes) < nc * nt * thr && nt % 128 == 0) nt /= 2;
+  }
+  if (pr == SIMPLE && a != NVLS && a != NVLST) nt += a == RING ? 32 : 128;
+  nt = std::max(nt, 96);
+  if (version_.family() != Family::V2_14_18 && code >= 22200 && (a == TREE || a == PAT)) nt = 640;
+  p.nchannels = std::max(1, nc);
+  p.nthreads = nt;
+  return p;
+}
+
+core::Result<Prediction> predict(const ClusterSpec& spec, Collective coll, std::uint64_t bytes,
+                                 const NcclVersion& version, const Options& options) {
+  auto m = Model::build(spec, version, options);
+  if (!m.ok()) return m.status();
+  return m->predict(coll, bytes);
+}
+
+}  // namespace ncdx::model::cost

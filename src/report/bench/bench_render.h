@@ -1,0 +1,34 @@
+#pragma once
+// Renderers of a `ncdx bench` result (measure/collective/bench_run.h):
+//  - nccl-tests' text: the header comments, the results table and the "# Avg bus bandwidth"
+//    footer printed with nccl-tests' own printf formats (util.cu writeBenchmarkLine*,
+//    writeResultHeader/Footer @ NVIDIA/nccl-tests a0b82b2), so parsers of nccl-tests output read
+//    ours; ncdx's extra lines (arrival skew) come after the footer, as '#' comments.
+//  - nccl-tests' JSON (-J, JSON_FILE_VERSION 3), same keys in the same order.
+//  - ncdx's own JSON, "schema": "ncdx.bench/1" (docs/schema/bench.schema.json).
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "measure/collective/bench_run.h"
+
+namespace ncdx::report {
+
+struct BenchRenderOptions {
+  bool per_iter = false;   // nccl-tests -I 1: i_min/i_max/i_p99/i_cv% columns
+  bool timestamps = true;  // start/end times in the nccl-tests JSON
+  std::vector<std::string> argv;
+};
+
+std::string render_bench_nccl_tests(const measure::BenchResult& r, const BenchRenderOptions& o);
+nlohmann::ordered_json bench_nccl_tests_json(const measure::BenchResult& r, const BenchRenderOptions& o);
+// `expected_busbw[i]` (GB/s, may be null) is the model's expectation for row i; null everywhere
+// until a model is asked.
+nlohmann::json bench_json(const measure::BenchResult& r, const nlohmann::json& context,
+                          const std::vector<nlohmann::json>& expected_busbw = {});
+
+// nccl-tests getFloatStr: the widest of %.2f, %.1f, %.0f, %.1e that fits `width`.
+std::string nccl_tests_float(double v, int width);
+
+}  // namespace ncdx::report

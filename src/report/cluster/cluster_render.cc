@@ -1,0 +1,385 @@
+#include "report/cluster/cluster_render.h"
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "core/json.h"
+#include "core/table.h"
+#include "core/term.h"
+#include "measure/network/net_matrix.h"
+#include "probe/inventory.h"
+#include "report/cluster/term_heatmap.h"
+#include "report/context.h"
+#include "report/html.h"
+#include "report/junit.h"
+#include "report/prometheus.h"
+
+namespace ncdx::report {
+namespace {
+
+using Matrix = std::vector<std::vector<std::optional<double>>>;
+
+using core::color_of;  // the one colour map (core/outcome.h)
+
+nlohmann::json oj(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
+
+// [i][j] of one field; latency is symmetric (the client measured it) so [j][i] mirrors [i][j].
+Matrix field(const measure::NetMatrix& m, std::optional<double> measure::NetCell::*f, bool symmetric) {
+  std::size_t n = m.hosts.size();
+  Matrix out(n, std::vector<std::optional<double>>(n));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      if (i == j) continue;
+      const auto& c = symmetric && i > j ? m.cell[j][i] : m.cell[i][j];
+      out[i][j] = c.*f;
+    }
+  return out;
+}
+
+Matrix retrans_pct(const measure::NetMatrix& m) {
+  std::size_t n = m.hosts.size();
+  Matrix out(n, std::vector<std::optional<double>>(n));
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      const auto& c = m.cell[i][j];
+      if (i != j && c.retrans && c.segs_out && *c.segs_out > 0) out[i][j] = 100.0 * *c.retrans / *c.segs_out;
+    }
+  return out;
+}
+
+nlohmann::json matrix_json(const Matrix& m) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& r : m) {
+    nlohmann::json row = nlohmann::json::array();
+    for (const auto& v : r) row.push_back(oj(v));
+    a.push_back(row);
+  }
+  return a;
+}
+
+// node × check status (0 PASS 1 WARN 2 FAIL, SKIP = none) over the single-node registry.
+Matrix check_matrix(const analyze::ClusterRun& run, std::vector<std::string>* ids) {
+  ids->clear();
+  if (run.nodes.empty()) return {};
+  for (const auto& o : run.nodes.front().checks) ids->push_back(o.def->id);
+  Matrix out;
+  for (const auto& n : run.nodes) {
+    std::vector<std::optional<double>> row;
+    for (const auto& o : n.checks)
+      row.push_back(o.result.status == core::Outcome::skip ? std::nullopt
+                                                         : std::optional<double>(static_cast<int>(o.result.status)));
+    out.push_back(row);
+  }
+  return out;
+}
+
+// node × GPU memory used (GiB), from each node's NVML snapshot.
+Matrix gpu_mem_matrix(const analyze::ClusterRun& run, std::size_t* max_gpus) {
+  *max_gpus = 0;
+  for (const auto& n : run.nodes) *max_gpus = std::max(*max_gpus, n.snap.inventory.nvml.gpus.size());
+  Matrix out;
+  for (const auto& n : run.nodes) {
+    std::vector<std::optional<double>> row(*max_gpus);
+    const auto& g = n.snap.inventory.nvml.gpus;
+    for (std::size_t k = 0; k < g.size(); ++k)
+      if (g[k].mem_used) row[k] = static_cast<double>(*g[k].mem_used) / (1024.0 * 1024 * 1024);
+    out.push_back(row);
+  }
+  return out;
+}
+
+std::string verdict(const analyze::ClusterRun& run) {
+  if (run.findings.empty()) return "healthy";
+  return std::to_string(run.findings.size()) + " finding(s)";
+}
+
+std::vector<std::string> hosts_of(const analyze::ClusterRun& run) {
+  std::vector<std::string> h;
+  for (const auto& n : run.nodes) h.push_back(n.snap.host);
+  return h;
+}
+
+std::string join(const std::vector<std::string>& v, const char* sep) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+}  // namespace
+
+nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestamps) {
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const auto& n : run.nodes) {
+    nlohmann::json checks = nlohmann::json::array();
+    for (const auto& o : n.checks)
+      checks.push_back({{"id", o.def->id}, {"status", core::to_string(o.result.status)}, {"evidence", o.result.evidence}});
+    nodes.push_back({{"host", n.snap.host}, {"rank", n.snap.rank}, {"ranks", n.ranks},
+                     {"clock_offset_us", oj(n.snap.clock_offset_us)}, {"checks", checks},
+                     {"snapshot", probe::to_json(n.snap.inventory)}});
+  }
+  nlohmann::json cons = nlohmann::json::array();
+  for (const auto& c : run.consistency) {
+    nlohmann::json groups = nlohmann::json::array();
+    for (const auto& g : c.groups) groups.push_back({{"value", g.value}, {"hosts", g.hosts}});
+    cons.push_back({{"id", c.id}, {"title", c.title}, {"status", core::to_string(c.status)},
+                    {"majority", core::opt_json(c.majority)}, {"groups", groups}, {"deviating", c.deviating},
+                    {"evidence", c.evidence}, {"fix", c.fix}});
+  }
+  nlohmann::json net = nullptr;
+  if (run.network_ran) {
+    const auto& m = run.network;
+    nlohmann::json status = nlohmann::json::array(), detail = nlohmann::json::array();
+    for (const auto& r : m.cell) {
+      nlohmann::json s = nlohmann::json::array(), d = nlohmann::json::array();
+      for (const auto& c : r) {
+        s.push_back(c.status);
+        d.push_back(c.detail);
+      }
+      status.push_back(s);
+      detail.push_back(d);
+    }
+    nlohmann::json outliers = nlohmann::json::array();
+    for (const auto& o : run.outliers)
+      outliers.push_back({{"kind", o.kind}, {"hosts", o.hosts}, {"metric", o.metric}, {"value", oj(o.value)},
+                          {"median", oj(o.median)}, {"evidence", o.evidence}});
+    net = {{"hosts", m.hosts},
+           {"ifaces", m.ifaces},
+           {"addrs", m.addrs},
+           {"rounds", m.rounds},
+           {"pair_budget_s", m.pair_budget_s},
+           {"ping_iters", m.ping_iters},
+           {"bw_bytes", m.bw_bytes},
+           {"wall_s", timestamps ? nlohmann::json(m.wall_s) : nlohmann::json()},
+           {"latency_us", matrix_json(field(m, &measure::NetCell::lat_median_us, true))},
+           {"latency_p99_us", matrix_json(field(m, &measure::NetCell::lat_p99_us, true))},
+           {"bandwidth_gbps", matrix_json(field(m, &measure::NetCell::gbps, false))},
+           {"retrans_pct", matrix_json(retrans_pct(m))},
+           {"status", status},
+           {"detail", detail},
+           {"outliers", outliers}};
+  }
+  nlohmann::json findings = nlohmann::json::array();
+  for (const auto& f : run.findings) findings.push_back(core::to_json(f));
+  auto ctx = make_context(nlohmann::json::object(), timestamps);
+  return {{"schema", "ncdx.cluster/1"},
+          {"context", ctx},
+          {"launcher", run.launcher},
+          {"ranks", run.size},
+          {"verdict", verdict(run)},
+          {"exit_code", run.exit_code},
+          {"nodes", nodes},
+          {"consistency", cons},
+          {"network", net},
+          {"network_skipped", run.network_ran ? nlohmann::json() : nlohmann::json(run.network_skip)},
+          {"findings", findings}};
+}
+
+std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
+  std::string out;
+  auto hosts = hosts_of(run);
+  out += core::paint("ncdx doctor --cluster", core::Color::bold, color) + " — " + std::to_string(run.nodes.size()) +
+         " node(s), " + std::to_string(run.size) + " rank(s) via " + run.launcher + "\n";
+  core::Table nodes({"NODE", "RANKS", "CLOCK", "CHECKS (fail/warn)"});
+  for (const auto& n : run.nodes) {
+    int f = 0, w = 0;
+    for (const auto& o : n.checks) f += o.result.status == core::Outcome::fail, w += o.result.status == core::Outcome::warn;
+    std::string ranks;
+    for (int r : n.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(r);
+    nodes.add({n.snap.host, ranks,
+               n.snap.clock_offset_us ? fmt::format("{:+.1f} ms", *n.snap.clock_offset_us / 1e3) : "?",
+               std::to_string(f) + "/" + std::to_string(w)});
+  }
+  out += "\n" + core::paint("NODES", core::Color::bold, color) + "\n" + nodes.render(color, 60);
+  core::Table cons({"STATUS", "CHECK", "RESULT"});
+  for (const auto& c : run.consistency)
+    cons.add({core::Cell(core::to_string(c.status), color_of(c.status)), c.id, c.evidence});
+  out += "\n" + core::paint("CONSISTENCY", core::Color::bold, color) + "\n" + cons.render(color, 120);
+  out += "\n" + core::paint("NETWORK", core::Color::bold, color) + "\n";
+  if (!run.network_ran) {
+    out += "  not run: " + run.network_skip + "\n";
+  } else {
+    const auto& m = run.network;
+    std::vector<std::string> labels;
+    for (std::size_t i = 0; i < m.hosts.size(); ++i) labels.push_back(std::to_string(i) + " " + m.hosts[i]);
+    std::string ifs;
+    for (std::size_t i = 0; i < m.hosts.size(); ++i)
+      ifs += (i ? ", " : "") + m.hosts[i] + "=" + (m.ifaces[i].empty() ? "?" : m.ifaces[i]) + "/" +
+             (m.addrs[i].empty() ? "?" : m.addrs[i]);
+    out += fmt::format("  TCP on the interface NCCL would pick: {}\n  {} rounds, per-pair budget {:.1f} s, {} ping-pongs, "
+                       "{} bytes streamed per direction\n",
+                       ifs, m.rounds, m.pair_budget_s, m.ping_iters, m.bw_bytes);
+    out += "\nlatency, median one-way (µs)\n" +
+           term_heatmap(field(m, &measure::NetCell::lat_median_us, true), labels, labels, "µs");
+    out += "\nbandwidth i→j (Gb/s)\n" + term_heatmap(field(m, &measure::NetCell::gbps, false), labels, labels, "Gb/s");
+    if (m.hosts.size() <= 12) {
+      std::vector<std::string> h = {"i→j"};
+      for (std::size_t i = 0; i < m.hosts.size(); ++i) h.push_back(std::to_string(i));
+      core::Table t(h);
+      for (std::size_t i = 0; i < m.hosts.size(); ++i) {
+        std::vector<core::Cell> row = {std::to_string(i)};
+        for (std::size_t j = 0; j < m.hosts.size(); ++j) {
+          const auto& c = i < j ? m.cell[i][j] : m.cell[j][i];
+          const auto& d = m.cell[i][j];
+          if (i == j) row.emplace_back("-");
+          else if (d.status != "ok" && d.status != "not-run") row.emplace_back(d.status, core::Color::red);
+          else row.emplace_back(fmt::format("{}/{}", c.lat_median_us ? fmt::format("{:.0f}", *c.lat_median_us) : "?",
+                                            d.gbps ? fmt::format("{:.3g}", *d.gbps) : "?"));
+        }
+        t.add(row);
+      }
+      out += "\nlatency µs / bandwidth Gb/s\n" + t.render(color);
+    }
+    out += "\n";
+    if (run.outliers.empty()) out += core::paint("  network healthy", core::Color::green, color) + ": no slow, lossy or unreachable node or link\n";
+    for (const auto& o : run.outliers)
+      out += "  " + core::paint(o.kind, core::Color::red, color) + " " + join(o.hosts, " <-> ") + ": " + o.evidence + "\n";
+  }
+  std::vector<std::string> ids;
+  auto cm = check_matrix(run, &ids);
+  if (!cm.empty()) {
+    out += "\n" + core::paint("CHECKS", core::Color::bold, color) + " per node (columns: single-node doctor checks in registry order)\n";
+    out += term_heatmap(cm, hosts, ids, "0 PASS, 1 WARN, 2 FAIL, · SKIP");
+  }
+  std::size_t g = 0;
+  auto mem = gpu_mem_matrix(run, &g);
+  if (g > 0) {
+    std::vector<std::string> gl;
+    for (std::size_t k = 0; k < g; ++k) gl.push_back("GPU" + std::to_string(k));
+    out += "\nGPU memory used (GiB)\n" + term_heatmap(mem, hosts, gl, "GiB");
+  }
+  if (!run.findings.empty()) {
+    out += "\n" + core::paint("FINDINGS", core::Color::bold, color) + "\n";
+    for (const auto& f : run.findings) {
+      out += "  " + std::string(core::to_string(f.severity)) + " " + f.title + ": " + f.summary + "\n";
+      for (const auto& fx : f.fixes) out += "    fix: " + fx.action + "\n";
+    }
+  }
+  out += "\nverdict: " + verdict(run) + " (exit " + std::to_string(run.exit_code) + ")\n";
+  return out;
+}
+
+std::string render_cluster_html(const analyze::ClusterRun& run) {
+  auto hosts = hosts_of(run);
+  std::string body = "<p>" + std::to_string(run.nodes.size()) + " node(s), " + std::to_string(run.size) +
+                     " rank(s) via " + html_escape(run.launcher) + " · verdict: <b>" + html_escape(verdict(run)) +
+                     "</b> · exit " + std::to_string(run.exit_code) + "</p>\n";
+  body += "<h2>Findings</h2>\n<table><tr><th>severity</th><th>finding</th><th>evidence</th><th>fix</th></tr>\n";
+  for (const auto& f : run.findings)
+    body += "<tr><td class=\"" + std::string(core::to_string(f.severity)) + "\">" + core::to_string(f.severity) +
+            "</td><td>" + html_escape(f.title) + "</td><td>" + html_escape(f.summary) + "</td><td>" +
+            html_escape(f.fixes.empty() ? "" : f.fixes.front().action) + "</td></tr>\n";
+  body += "</table>\n<h2>Consistency</h2>\n<table><tr><th>status</th><th>check</th><th>result</th></tr>\n";
+  for (const auto& c : run.consistency) {
+    std::string st = core::to_string(c.status);
+    body += "<tr><td class=\"" + st + "\">" + st + "</td><td>" + html_escape(c.id) + "</td><td>" +
+            html_escape(c.evidence) + "</td></tr>\n";
+  }
+  body += "</table>\n";
+  if (run.network_ran) {
+    const auto& m = run.network;
+    body += "<h2>Network: latency (µs, median one-way)</h2>\n" +
+            svg_heatmap(field(m, &measure::NetCell::lat_median_us, true), m.hosts, m.hosts, "us") + "\n";
+    body += "<h2>Network: bandwidth i→j (Gb/s)</h2>\n" +
+            svg_heatmap(field(m, &measure::NetCell::gbps, false), m.hosts, m.hosts, "Gb/s") + "\n";
+    body += "<h2>Network: outliers</h2>\n<ul>\n";
+    if (run.outliers.empty()) body += "<li>healthy</li>\n";
+    for (const auto& o : run.outliers)
+      body += "<li><b>" + html_escape(o.kind) + "</b> " + html_escape(join(o.hosts, " ↔ ")) + ": " +
+              html_escape(o.evidence) + "</li>\n";
+    body += "</ul>\n";
+  } else {
+    body += "<h2>Network</h2><p>not run: " + html_escape(run.network_skip) + "</p>\n";
+  }
+  std::vector<std::string> ids;
+  auto cm = check_matrix(run, &ids);
+  if (!cm.empty()) body += "<h2>Check status per node (0 PASS, 1 WARN, 2 FAIL)</h2>\n" + svg_heatmap(cm, hosts, ids, "") + "\n";
+  std::size_t g = 0;
+  auto mem = gpu_mem_matrix(run, &g);
+  if (g > 0) {
+    std::vector<std::string> gl;
+    for (std::size_t k = 0; k < g; ++k) gl.push_back("GPU" + std::to_string(k));
+    body += "<h2>GPU memory used (GiB)</h2>\n" + svg_heatmap(mem, hosts, gl, "GiB") + "\n";
+  }
+  return html_page("ncdx doctor --cluster", body);
+}
+
+ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps) {
+  ReportFiles f;
+  f["report.json"] = core::dump_json(render_cluster_json(run, timestamps));
+  f["report.html"] = render_cluster_html(run);
+  f["summary.txt"] = render_cluster_text(run, false);
+  std::vector<JUnitCase> cases;
+  for (const auto& c : run.consistency)
+    cases.push_back({"consistency", c.id, c.status, c.evidence});
+  if (run.network_ran) {
+    if (run.outliers.empty()) cases.push_back({"network", "network.outliers", core::Outcome::pass, "healthy"});
+    for (const auto& o : run.outliers)
+      cases.push_back({"network", "network." + o.kind + "." + join(o.hosts, "-"),
+                       o.kind == "slow-link" || o.kind == "lossy-link" ? core::Outcome::warn : core::Outcome::fail, o.evidence});
+  }
+  f["junit.xml"] = render_junit("ncdx.cluster", cases);
+  std::vector<Metric> m;
+  if (run.network_ran) {
+    const auto& nm = run.network;
+    for (std::size_t i = 0; i < nm.hosts.size(); ++i)
+      for (std::size_t j = 0; j < nm.hosts.size(); ++j) {
+        const auto& c = nm.cell[i][j];
+        std::map<std::string, std::string> l = {{"src", nm.hosts[i]}, {"dst", nm.hosts[j]}};
+        if (c.gbps) m.push_back({"ncdx_cluster_bandwidth_gbps", "TCP bandwidth src to dst (Gb/s)", l, *c.gbps});
+        if (c.lat_median_us)
+          m.push_back({"ncdx_cluster_latency_us", "TCP one-way latency, median (us)", l, *c.lat_median_us});
+      }
+  }
+  m.push_back({"ncdx_cluster_exit_code", "worst outcome of the cluster run (0 ok, 1 warn, 2 fail)", {},
+               static_cast<double>(run.exit_code)});
+  f["metrics.prom"] = render_prometheus(m);
+  return f;
+}
+
+nlohmann::json render_plan_json(const analyze::ClusterPlan& p, bool timestamps) {
+  nlohmann::json rounds = nlohmann::json::array();
+  for (const auto& r : p.first_rounds) {
+    nlohmann::json a = nlohmann::json::array();
+    for (const auto& [x, y] : r) a.push_back({x, y});
+    rounds.push_back(a);
+  }
+  return {{"schema", "ncdx.cluster-plan/1"},
+          {"nodes", p.nodes},
+          {"rounds", p.rounds},
+          {"pairs", p.pairs},
+          {"pairs_per_round", p.pairs_per_round},
+          {"pair_budget_s", p.pair_budget_s},
+          {"predicted_pair_s", p.predicted_pair_s},
+          {"predicted_wall_s", p.predicted_wall_s},
+          {"worst_wall_s", p.worst_wall_s},
+          {"schedule_ms", timestamps ? nlohmann::json(p.schedule_ms) : nlohmann::json()},
+          {"analysis_ms", timestamps ? nlohmann::json(p.analysis_ms) : nlohmann::json()},
+          {"first_rounds", rounds}};
+}
+
+std::string render_plan_text(const analyze::ClusterPlan& p) {
+  std::string out = fmt::format(
+      "ncdx doctor --cluster --plan: {} nodes\n  {} rounds (round-robin), {} pairs, {} pairs in parallel per round\n"
+      "  per-pair budget {:.1f} s; predicted pair {:.3f} s → matrix ≈ {:.1f} s (worst case, a dead peer every round: "
+      "{:.0f} s)\n",
+      p.nodes, p.rounds, p.pairs, p.pairs_per_round, p.pair_budget_s, p.predicted_pair_s, p.predicted_wall_s,
+      p.worst_wall_s);
+  out += fmt::format("  schedule built in {:.1f} ms, isolation on a synthetic {}-node matrix in {:.1f} ms\n",
+                     p.schedule_ms, p.nodes, p.analysis_ms);
+  for (std::size_t r = 0; r < p.first_rounds.size(); ++r) {
+    out += "  round " + std::to_string(r + 1) + ":";
+    std::size_t k = 0;
+    for (const auto& [a, b] : p.first_rounds[r]) {
+      if (++k > 8) {
+        out += " …";
+        break;
+      }
+      out += " " + std::to_string(a) + "-" + std::to_string(b);
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+}  // namespace ncdx::report

@@ -1,0 +1,17 @@
+#pragma once
+// Renderers of `ncdx compat`: the component and check tables (text) and the JSON report
+// (schema ncdx.compat/1).
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+#include "analyze/compat/compat.h"
+
+namespace ncdx::report {
+
+std::string render_compat_text(const analyze::CompatReport& r, bool color);
+// `context` is the caller's (report/context.h); `site_dirs` the Python site directories searched.
+nlohmann::json compat_json(const analyze::CompatReport& r, nlohmann::json context, const std::vector<std::string>& site_dirs);
+
+}  // namespace ncdx::report

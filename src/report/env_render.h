@@ -1,0 +1,27 @@
+#pragma once
+// Renderers of `ncdx env` (also used by `ncdx audit` and `ncdx template`): the lint table and its
+// JSON report, env blocks as export / .env / Ray runtime_env lines, and their JSON forms.
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "analyze/config/env_file.h"
+#include "analyze/env/lint.h"
+#include "analyze/env/recommend.h"
+#include "core/result.h"
+
+namespace ncdx::report {
+
+std::string render_lint_text(const std::vector<analyze::EnvRow>& rows, bool color);
+// format: "export" | "dotenv" | "ray"; header lines become comments.
+core::Result<std::string> render_block(const std::vector<analyze::EnvRec>& recs, const std::string& format,
+                                       const std::vector<std::string>& header);
+nlohmann::json block_json(const std::vector<analyze::EnvRec>& recs);
+// The JSON report of `env lint` (schema ncdx.env/1, mode lint): rows with secrets redacted, the
+// summary, the shadowed settings; `input` and `context` are the caller's.
+nlohmann::json lint_json(const std::vector<analyze::EnvRow>& rows, const std::vector<analyze::EnvSetting>& shadowed,
+                         nlohmann::json input, nlohmann::json context);
+
+}  // namespace ncdx::report

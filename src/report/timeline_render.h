@@ -1,0 +1,26 @@
+#pragma once
+// Renderers of `ncdx timeline` results: JSON (ncdx.timeline/1, docs/schema/timeline.schema.json),
+// terminal text (Unicode heatmap), standalone SVG and one self-contained HTML page. The HTML
+// body section and the SVG are separate functions so `ncdx report` can embed them.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "analyze/timeline/result.h"
+
+namespace ncdx::report {
+
+nlohmann::json timeline_json(const analyze::timeline::TimelineResult& r, const nlohmann::json& context);
+// Also accepts a saved timeline JSON (what `ncdx report` reads back): same text either way.
+std::string render_timeline_text(const analyze::timeline::TimelineResult& r, bool color);
+// The heatmap (rank × time, absolute 0–100 % scale, legend, axis in ms, straggler windows marked,
+// a <title> per cell for hover values).
+std::string render_timeline_svg(const analyze::timeline::TimelineResult& r);
+// A <section> with the verdict, the SVG and the tables (escaped), plus a little plain JS for zoom
+// and a hover read-out; no external assets.
+std::string render_timeline_section(const analyze::timeline::TimelineResult& r);
+std::string render_timeline_html(const analyze::timeline::TimelineResult& r);
+// One line: the straggler, the slowdowns, or "no straggler, no slowdown".
+std::string timeline_headline(const analyze::timeline::TimelineResult& r);
+
+}  // namespace ncdx::report

@@ -1,0 +1,75 @@
+#include "report/tune/tune_render.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "core/strings.h"
+#include "core/table.h"
+
+namespace ncdx::report {
+
+namespace {
+std::string num(double v, const char* f = "%.1f") {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+}  // namespace
+
+std::string render_tune_text(const model::tune::MpiTuneReport& r) {
+  std::ostringstream o;
+  o << "ncdx tune --backend mpi: Open MPI coll_tuned, " << r.np << " ranks, fabric: " << r.fabric << "\n";
+  o << "rules file: " << r.rules_path << "\n\n";
+  for (const auto& c : r.colls) {
+    o << measure::name_of(c.coll) << ": " << c.trials << " trials in " << c.launches << " jobs";
+    if (r.exhaustive)
+      o << " (exhaustive: " << c.exhaustive_trials << " trials in " << c.exhaustive_launches << " jobs, "
+        << num(c.exhaustive_trials ? 100.0 * static_cast<double>(c.trials) / static_cast<double>(c.exhaustive_trials) : 0, "%.0f")
+        << " %)";
+    o << "\n";
+    std::vector<std::string> head{"SIZE", "CHOICE", "DEFAULT us", "TUNED us", "GAIN"};
+    if (r.exhaustive) {
+      head.push_back("EXHAUSTIVE BEST");
+      head.push_back("EXH us");
+      head.push_back("% OF EXH");
+    }
+    core::Table t(head);
+    for (const auto& b : c.buckets) {
+      std::vector<core::Cell> row{core::human_bytes(static_cast<double>(b.bytes)), b.chosen, num(b.default_us), num(b.tuned_us),
+                                  num(b.gain_vs_default, "%.3fx")};
+      if (r.exhaustive) {
+        row.emplace_back(b.exhaustive_best);
+        row.emplace_back(num(b.exhaustive_us));
+        row.emplace_back(num(b.pct_of_exhaustive, "%.1f"));
+      }
+      t.add(row);
+    }
+    o << t.render(false, 100) << "\n";
+  }
+  o << "Choices differ from the default only where the gain beat the measured noise of the search; the\n"
+       "times above come from a separate validation in which default, tuned and exhaustive rules ran interleaved.\n";
+  return o.str();
+}
+
+nlohmann::json tune_json(const model::tune::MpiTuneReport& r, const nlohmann::json& context) {
+  nlohmann::json j = {{"schema", "ncdx.tune/1"}, {"context", context}, {"backend", "mpi"}, {"np", r.np},
+                      {"fabric", r.fabric}, {"rules_path", r.rules_path}, {"rules", r.rules_text},
+                      {"exhaustive", r.exhaustive}};
+  nlohmann::json colls = nlohmann::json::array();
+  for (const auto& c : r.colls) {
+    nlohmann::json b = nlohmann::json::array();
+    for (const auto& x : c.buckets)
+      b.push_back({{"bytes", x.bytes}, {"choice", x.chosen}, {"changed", x.changed}, {"search_noise_us", x.search_noise_us},
+                   {"default_us", x.default_us}, {"tuned_us", x.tuned_us}, {"gain_vs_default", x.gain_vs_default},
+                   {"exhaustive_best", r.exhaustive ? nlohmann::json(x.exhaustive_best) : nlohmann::json(nullptr)},
+                   {"exhaustive_us", r.exhaustive ? nlohmann::json(x.exhaustive_us) : nlohmann::json(nullptr)},
+                   {"pct_of_exhaustive", r.exhaustive ? nlohmann::json(x.pct_of_exhaustive) : nlohmann::json(nullptr)}});
+    colls.push_back({{"collective", std::string(measure::name_of(c.coll))}, {"trials", c.trials}, {"launches", c.launches},
+                     {"exhaustive_trials", r.exhaustive ? nlohmann::json(c.exhaustive_trials) : nlohmann::json(nullptr)},
+                     {"buckets", b}});
+  }
+  j["collectives"] = colls;
+  return j;
+}
+
+}  // namespace ncdx::report

@@ -1,0 +1,41 @@
+# Cluster mode (issue #14). Flag checks and --plan run everywhere; `--cluster` without MPI must
+# exit 64; the namespace cases run real mpirun across network-namespace hosts
+# (scripts/netns-cluster.sh, root) and report SKIP (exit 77) with the reason where they cannot.
+get_property(_mpi GLOBAL PROPERTY NCDX_MPI_BUILT)
+# Exit code, schema and the one-line reason (no goldens: the plan's numbers are model output).
+ncdx_golden(cluster plan-8 0 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/cluster-plan.schema.json
+            ARGS doctor --plan 8 --json --no-timestamps)
+ncdx_golden(cluster plan-1024 0 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/cluster-plan.schema.json
+            ARGS doctor --plan 1024 --json)
+ncdx_golden(cluster plan-too-small 64 STDERR_MATCH "--plan N: N must be in" ARGS doctor --plan 1)
+ncdx_golden(cluster bad-bw-bytes 64 STDERR_MATCH "--bw-bytes '12X'" ARGS doctor --cluster --bw-bytes 12X)
+ncdx_golden(cluster bad-pair-budget 64 STDERR_MATCH "--pair-budget must be" ARGS doctor --cluster --pair-budget 0)
+if(NOT _mpi)
+  ncdx_golden(cluster without-mpi 64 STDERR_MATCH "built without" ARGS doctor --cluster)
+else()
+  # Multi-rank on one host: 3 ranks are one node, so the matrix is skipped with the reason.
+  find_program(_mpirun mpirun)
+  if(_mpirun)
+    add_test(NAME cluster.mpirun-one-host
+             COMMAND ${_mpirun} --oversubscribe -np 3 $<TARGET_FILE:ncdx> doctor --cluster --quick --json --no-timestamps)
+    set_tests_properties(cluster.mpirun-one-host PROPERTIES LABELS "cluster"
+      ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_btl=self,tcp"
+      PASS_REGULAR_EXPRESSION "\"network_skipped\": \"fewer than two nodes \\(hosts: 1\\)\"")
+  endif()
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  # name | hosts | expected | faults
+  foreach(case "healthy4|4|healthy|"
+               "slowlink4|4|net:slow-link:h2.c,h4.c|slowlink:2:4:30"
+               "drift4|4|drift:env.NCCL_IB_HCA:h3.c|envdrift:3:NCCL_IB_HCA=mlx5_9")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(GET parts 1 n)
+    list(GET parts 2 expect)
+    list(GET parts 3 faults)
+    add_test(NAME cluster.netns.${name}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/netns_case.py $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR}
+                     ${n} ${expect} ${faults})
+    set_tests_properties(cluster.netns.${name} PROPERTIES LABELS "cluster;netns" SKIP_RETURN_CODE 77 TIMEOUT 300
+                         RESOURCE_LOCK netns-cluster)
+  endforeach()
+endif()

@@ -1,0 +1,16 @@
+# The fast subset of the injected-fault bench (bench/faults/faults.py): 30 real PyTorch jobs (gloo,
+# CPU; torchrun console/--tee/--log-dir and mpirun), two at a time, 6 s process-group timeouts,
+# each with one fault on a seeded rank, scored against the ground truth each run wrote before
+# triage ran. Needs the venv of scripts/torch-venv.sh: without torch the test is skipped (exit 77,
+# "SKIP: no PyTorch venv" in its output). The floors are below the measured accuracy so that
+# timing noise of a loaded machine does not flip it; the ≥ 300-run sweep is the benchmark
+# (docs/TRIAGE.md §6). Labelled torch like the other suites that run real PyTorch jobs: a run
+# without torch, or one that leaves them out (-LE torch), skips it.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_FOUND)
+  add_test(NAME faults.subset
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/faults/faults.py run
+                   --out ${CMAKE_BINARY_DIR}/faults-subset --runs 30 --quick --jobs 2 --seed 7
+                   --ncdx $<TARGET_FILE:ncdx> --min-class 0.85 --min-culprit 0.85)
+  set_tests_properties(faults.subset PROPERTIES LABELS "faults;torch" SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
+endif()

@@ -1,0 +1,41 @@
+# Golden tests of `ncdx model` (docs/MODEL.md): predictions, --explain, --what-if, --judge of real
+# nccl-tests outputs (tests/data/model/judge/, copied from ../shared/data), JSON against the schema.
+set(model_data ${CMAKE_CURRENT_LIST_DIR}/../data/model)
+set(model_golden ${CMAKE_CURRENT_LIST_DIR}/golden)
+set(model_schema ${CMAKE_SOURCE_DIR}/docs/schema/model.schema.json)
+
+function(ncdx_model_golden name expect)
+  ncdx_golden(model ${name} ${expect} WORKDIR ${model_data} GOLDEN_DIR ${model_golden} SCHEMA ${model_schema} ${ARGN})
+endfunction()
+
+set(h100x2 "nodes=2,gpus=8,gpu=H100,nvlink=NV18,nic=8x400G-IB")
+ncdx_model_golden(h100-2node-table 0 ARGS model --spec ${h100x2} --nccl 2.27.7)
+ncdx_model_golden(h100-1node-2.18 0 ARGS model --spec nodes=1,gpus=8,gpu=H100 --nccl 2.18.6 --coll allreduce,allgather)
+ncdx_model_golden(a100-4node-2.30-explain 0 ARGS model --spec nodes=4,gpus=8,gpu=A100,nic=4x200G-IB --nccl 2.30.7
+                  --coll allreduce -b 64K -e 64M -f 32 --explain)
+ncdx_model_golden(p2p-alltoall-sendrecv 0 ARGS model --spec ${h100x2} --coll alltoall,sendrecv -b 1M -e 1G -f 32)
+ncdx_model_golden(algo-tree-2.26 0 ARGS model --spec ${h100x2} --nccl 2.26.2 --algo Tree --coll allreduce,allgather -b 1M -e 1M)
+ncdx_model_golden(json-h100 0 JSON ARGS model --json --spec ${h100x2} --nccl 2.29.3 --coll allreduce,reducescatter -b 8 -e 1G -f 64 --explain)
+ncdx_model_golden(what-if 0 ARGS model --spec ${h100x2} --coll allreduce -b 64M -e 64M
+                  --what-if tp --what-if dp=7B:25M --what-if lose-nic --what-if lose-nvlink --what-if nccl=2.18.6)
+ncdx_model_golden(json-what-if 0 JSON ARGS model --json --spec ${h100x2} -b 1G -e 1G --coll allreduce --what-if tp --what-if dp=70B:100M)
+ncdx_model_golden(scale-100k 0 ARGS model --spec nodes=12500,gpus=8,gpu=H100,nic=8x400G-IB --coll allreduce,allgather -b 1M -e 1G -f 1024)
+# Judging real nccl-tests outputs.
+ncdx_model_golden(judge-moc-4gpu-slow 1 ARGS model --judge judge/moc-h100-roce-sendrecv-4gpu.txt --spec nodes=2,gpus=4,gpu=H100,nic=1x400G-RoCE --coll sendrecv)
+ncdx_model_golden(judge-p5-ok 0 ARGS model --judge judge/aws-batch-p5-2node.txt --spec nodes=2,gpus=8,gpu=H100,nic=32x100G-EFA)
+ncdx_model_golden(judge-dgxh100-ok 0 ARGS model --judge judge/eugene-dgxh100-4gpu.txt --coll allreduce --spec nodes=1,gpus=4,gpu=H100,nvswitch=yes)
+ncdx_model_golden(judge-dgxh100-no-ranks 0 ARGS model --judge judge/eugene-dgxh100-4gpu.txt --coll allreduce)
+ncdx_model_golden(judge-a40-slow 1 ARGS model --judge judge/eugene-a40-node-p2pdisable.txt --spec nodes=1,gpus=2,gpu=A40,nvlink=none,p2p=no --coll allreduce)
+ncdx_model_golden(judge-wrong 2 ARGS model --judge judge/synthetic-wrong.txt)
+ncdx_model_golden(judge-json-b200 0 JSON ARGS model --json --judge judge/dstack-lambda-b200-2node.txt --spec nodes=2,gpus=8,gpu=B200,nic=8x400G-IB)
+ncdx_model_golden(judge-stdin 1 STDIN ${model_data}/judge/moc-h100-roce-sendrecv-4gpu.txt
+                  ARGS model --judge - --spec nodes=2,gpus=4,gpu=H100,nic=1x400G-RoCE --coll sendrecv)
+# Bad input and usage.
+ncdx_model_golden(bad-spec-key 64 ARGS model --spec nodes=2,gpu=H100,nics=8x400G)
+ncdx_model_golden(bad-spec-nic 64 ARGS model --spec nodes=2,gpus=8,gpu=H100,nic=eight)
+ncdx_model_golden(bad-spec-gpu 64 ARGS model --spec gpu=Z9000)
+ncdx_model_golden(spec-needs-nic 64 ARGS model --spec nodes=2,gpus=8,gpu=H100)
+ncdx_model_golden(bad-algo-2.24 64 ARGS model --spec ${h100x2} --nccl 2.24.3 --algo CollNet)
+ncdx_model_golden(no-spec 64 ARGS model)
+ncdx_model_golden(judge-not-a-table 65 ARGS model --judge nccl_tests_specs.tsv)
+ncdx_model_golden(judge-missing 66 ARGS model --judge judge/does-not-exist.txt)

@@ -1,0 +1,16 @@
+# `ncdx report`: the combined HTML in a real headless Chromium (skips with the reason without one),
+# and the text report of saved results as a golden.
+find_package(Python3 COMPONENTS Interpreter)
+if(Python3_Interpreter_FOUND)
+  add_test(NAME report.chromium
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/report/chromium_check.py $<TARGET_FILE:ncdx>
+                   ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/report-chromium)
+  set_tests_properties(report.chromium PROPERTIES LABELS "report;browser" SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
+ncdx_golden(report text 2 GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/report/golden
+            ARGS report tests/data/report/doctor-broken.json tests/data/report/triage-example.json tests/data/report/env-lint.json --no-color)
+ncdx_golden(report json 2 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/report.schema.json GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/report/golden
+            ARGS report tests/data/report/doctor-broken.json tests/data/report/triage-example.json --json --no-timestamps)
+ncdx_golden(report not-json 65 STDERR_MATCH "README.md" ARGS report tests/data/report/README.md)
+ncdx_golden(report not-a-result 65 STDERR_MATCH "not an ncdx JSON result" ARGS report tests/data/report/not-a-result.json)
+ncdx_golden(report missing 66 STDERR_MATCH "cannot open" ARGS report tests/data/report/absent.json)

@@ -1,0 +1,183 @@
+#include "analyze/cluster/isolation.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace ncdx;
+using analyze::isolate_outliers;
+using analyze::NetOutlier;
+
+namespace {
+
+// A synthetic healthy matrix: latency ~30 µs, 0.2 Gb/s links, ±noise, no retransmissions.
+measure::NetMatrix healthy(int n, double noise, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-noise, noise);
+  measure::NetMatrix m;
+  for (int i = 0; i < n; ++i) m.hosts.push_back("n" + std::to_string(i));
+  m.cell.assign(n, std::vector<measure::NetCell>(n));
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      auto& c = m.cell[i][j];
+      if (i == j) {
+        c.status = "self";
+        continue;
+      }
+      c.status = "ok";
+      c.lat_median_us = 30 * (1 + u(rng));
+      c.lat_p99_us = 60 * (1 + u(rng));
+      c.gbps = 0.2 * (1 + u(rng));
+      c.retrans = 0;
+      c.segs_out = 800;
+    }
+  return m;
+}
+
+void slow_link(measure::NetMatrix& m, int a, int b, double factor) {
+  *m.cell[a][b].gbps *= factor;
+  *m.cell[b][a].gbps *= factor;
+}
+
+std::string names(const std::vector<NetOutlier>& o) {
+  std::string s;
+  for (const auto& x : o) {
+    s += x.kind;
+    for (const auto& h : x.hosts) s += " " + h;
+    s += "; ";
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST(Isolation, RobustMedianAndMad) {
+  EXPECT_DOUBLE_EQ(analyze::robust_median({1, 2, 3}, false), 2);
+  EXPECT_DOUBLE_EQ(analyze::robust_median({1, 2, 3, 100}, false), 2);  // the better middle, lower
+  EXPECT_DOUBLE_EQ(analyze::robust_median({1, 2, 3, 100}, true), 3);   // higher is better
+  EXPECT_DOUBLE_EQ(analyze::robust_mad({1, 1, 1, 50, 50, 50}, 1), 0);  // three far points do not widen σ
+}
+
+TEST(Isolation, HealthyClustersRaiseNothing) {
+  for (int n : {2, 3, 4, 8, 16, 32})
+    for (unsigned seed = 1; seed <= 10; ++seed) {
+      auto m = healthy(n, 0.02, seed);
+      auto o = isolate_outliers(m);
+      EXPECT_TRUE(o.empty()) << "n=" << n << " seed=" << seed << ": " << names(o);
+    }
+}
+
+TEST(Isolation, NamesExactlyTheSlowLink) {
+  for (int n : {3, 4, 8, 32})
+    for (unsigned seed = 1; seed <= 10; ++seed) {
+      auto m = healthy(n, 0.02, seed);
+      int a = static_cast<int>(seed % n), b = static_cast<int>((seed * 7 + 1) % n);
+      if (a == b) b = (a + 1) % n;
+      slow_link(m, std::min(a, b), std::max(a, b), 0.85);  // 15 % slower
+      auto o = isolate_outliers(m);
+      ASSERT_EQ(o.size(), 1u) << "n=" << n << " seed=" << seed << ": " << names(o);
+      EXPECT_EQ(o[0].kind, "slow-link");
+      EXPECT_EQ(o[0].hosts, (std::vector<std::string>{m.hosts[std::min(a, b)], m.hosts[std::max(a, b)]}));
+      EXPECT_EQ(o[0].metric, "bandwidth_gbps");
+      ASSERT_TRUE(o[0].median);
+      EXPECT_NEAR(*o[0].median, 0.2, 0.01);
+    }
+}
+
+TEST(Isolation, OneDirectionIsEnough) {
+  auto m = healthy(8, 0.02, 3);
+  *m.cell[5][2].gbps *= 0.8;
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].hosts, (std::vector<std::string>{"n2", "n5"}));
+}
+
+TEST(Isolation, SlowNodeIsANodeNotManyLinks) {
+  for (int n : {3, 4, 8, 16}) {
+    auto m = healthy(n, 0.02, 9);
+    int v = n - 1;
+    for (int k = 0; k < n; ++k)
+      if (k != v) {
+        *m.cell[v][k].gbps *= 0.7;
+        *m.cell[k][v].gbps *= 0.7;
+      }
+    auto o = isolate_outliers(m);
+    ASSERT_EQ(o.size(), 1u) << "n=" << n << ": " << names(o);
+    EXPECT_EQ(o[0].kind, "slow-node");
+    EXPECT_EQ(o[0].hosts, std::vector<std::string>{m.hosts[v]});
+    EXPECT_NEAR(*o[0].value, 0.14, 0.01);
+  }
+}
+
+TEST(Isolation, LatencySlowNode) {
+  auto m = healthy(8, 0.02, 4);
+  for (int k = 0; k < 8; ++k)
+    if (k != 2) {
+      *m.cell[std::min(k, 2)][std::max(k, 2)].lat_median_us = 400;  // the client's cell carries latency
+    }
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].kind, "slow-node");
+  EXPECT_EQ(o[0].metric, "latency_us");
+  EXPECT_EQ(o[0].hosts, std::vector<std::string>{"n2"});
+}
+
+TEST(Isolation, LossyNodeFromRetransmissions) {
+  auto m = healthy(8, 0.02, 5);
+  for (int k = 0; k < 8; ++k)
+    if (k != 6) {
+      m.cell[6][k].retrans = 40;  // 5 % of 800
+      *m.cell[6][k].gbps *= 0.6;  // loss also costs bandwidth: still one lossy node, not a slow one
+      *m.cell[k][6].gbps *= 0.6;
+    }
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].kind, "lossy-node");
+  EXPECT_EQ(o[0].hosts, std::vector<std::string>{"n6"});
+}
+
+TEST(Isolation, UnreachableNodeAndTheRestStillJudged) {
+  auto m = healthy(8, 0.02, 6);
+  for (int k = 0; k < 8; ++k)
+    if (k != 4) {
+      m.cell[4][k] = {};
+      m.cell[4][k].status = "unreachable";
+      m.cell[4][k].detail = "connect timed out";
+      m.cell[k][4] = m.cell[4][k];
+    }
+  slow_link(m, 0, 7, 0.8);
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 2u) << names(o);
+  EXPECT_EQ(o[0].kind, "unreachable");
+  EXPECT_EQ(o[0].hosts, std::vector<std::string>{"n4"});
+  EXPECT_EQ(o[1].kind, "slow-link");
+  EXPECT_EQ(o[1].hosts, (std::vector<std::string>{"n0", "n7"}));
+}
+
+TEST(Isolation, UnreachableLinkBetweenGoodNodes) {
+  auto m = healthy(6, 0.02, 7);
+  m.cell[1][3].status = "unreachable";
+  m.cell[1][3].gbps.reset();
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].kind, "unreachable");
+  EXPECT_EQ(o[0].hosts, (std::vector<std::string>{"n1", "n3"}));
+}
+
+TEST(Isolation, SixtyFourNodesHealthy) {
+  auto m = healthy(64, 0.02, 8);  // 1024 runs in `--plan`; 64 keeps the unit test quick
+  EXPECT_TRUE(isolate_outliers(m).empty());
+}
+
+TEST(Isolation, PairsThatStallAfterConnectingAreLossNotReachability) {
+  auto m = healthy(6, 0.02, 11);
+  for (int k = 0; k < 6; ++k)
+    if (k != 3) {
+      m.cell[std::min(k, 3)][std::max(k, 3)].status = "timeout";  // connected, then the stream stalled
+      m.cell[std::min(k, 3)][std::max(k, 3)].detail = "receive timed out";
+    }
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].kind, "lossy-node");
+  EXPECT_EQ(o[0].hosts, std::vector<std::string>{"n3"});
+}

@@ -1,0 +1,138 @@
+// JsonPull: tokens, escapes, skipping, grammar errors with lines, limits, buffer boundaries.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "analyze/timeline/json_pull.h"
+
+namespace ncdx::analyze::timeline {
+namespace {
+
+std::string tokens(const std::string& text, std::string* err = nullptr, std::size_t max_string = JsonPull::kDefaultMaxString) {
+  MemorySource src(text);
+  JsonPull p(src, "t.json", max_string);
+  std::string out;
+  for (;;) {
+    Tok t = p.next();
+    switch (t) {
+      case Tok::obj_begin: out += "{"; break;
+      case Tok::obj_end: out += "}"; break;
+      case Tok::arr_begin: out += "["; break;
+      case Tok::arr_end: out += "]"; break;
+      case Tok::key: out += "k:" + std::string(p.text()) + " "; break;
+      case Tok::str: out += "s:" + std::string(p.text()) + " "; break;
+      case Tok::num: out += "n:" + std::string(p.text()) + " "; break;
+      case Tok::tru: out += "T "; break;
+      case Tok::fals: out += "F "; break;
+      case Tok::null: out += "N "; break;
+      case Tok::end: return out;
+      case Tok::error:
+        if (err) *err = p.error().message();
+        return out + "!";
+    }
+  }
+}
+
+TEST(JsonPull, Tokens) {
+  EXPECT_EQ(tokens(R"({"a": [1, -2.5e3, true, false, null], "b": {"c": "d"}})"),
+            "{k:a [n:1 n:-2.5e3 T F N ]k:b {k:c s:d }}");
+  EXPECT_EQ(tokens("  [ ]  "), "[]");
+  EXPECT_EQ(tokens("{}"), "{}");
+}
+
+TEST(JsonPull, Escapes) {
+  EXPECT_EQ(tokens(R"(["a\"b", "\\", "\u00e9\n", "\ud83d\ude00"])"), "[s:a\"b s:\\ s:\xC3\xA9\n s:\xF0\x9F\x98\x80 ]");
+  std::string err;
+  tokens(R"(["\x"])", &err);
+  EXPECT_NE(err.find("bad escape"), std::string::npos) << err;
+}
+
+TEST(JsonPull, GrammarErrorsNameTheLine) {
+  std::string err;
+  EXPECT_EQ(tokens("{\n\"a\": 1\n\"b\": 2}", &err).back(), '!');
+  EXPECT_EQ(err, "t.json:3: expected ',' or '}'");
+  tokens("[1, 2", &err);
+  EXPECT_NE(err.find("truncated"), std::string::npos) << err;
+  tokens("{\"a\" 1}", &err);
+  EXPECT_NE(err.find("expected ':'"), std::string::npos);
+  tokens("[1] [2]", &err);
+  EXPECT_NE(err.find("after the end"), std::string::npos);
+  tokens("[tru]", &err);
+  EXPECT_NE(err.find("literal"), std::string::npos);
+  tokens("[1}", &err);
+  EXPECT_NE(err.find("unbalanced '}'"), std::string::npos) << err;
+  tokens("[\"abc", &err);
+  EXPECT_NE(err.find("unterminated string"), std::string::npos);
+  tokens("", &err);
+  EXPECT_NE(err.find("truncated"), std::string::npos);
+  tokens(std::string(600, '['), &err);
+  EXPECT_NE(err.find("deeper than 512"), std::string::npos);
+}
+
+TEST(JsonPull, HugeStringIsAnError) {
+  std::string err;
+  std::string big = "[\"" + std::string(5000, 'x') + "\"]";
+  EXPECT_EQ(tokens(big, &err, 1000).back(), '!');
+  EXPECT_NE(err.find("longer than 1000"), std::string::npos) << err;
+  EXPECT_EQ(tokens(big, nullptr, 10000).size(), 5000u + 5);
+}
+
+TEST(JsonPull, SkipJumpsOverContainers) {
+  std::string text = R"({"skip": {"x": [1, {"y": "}]\"["}], "z": "q"}, "keep": 7})";
+  MemorySource src(text);
+  JsonPull p(src, "t");
+  ASSERT_EQ(p.next(), Tok::obj_begin);
+  ASSERT_EQ(p.next(), Tok::key);
+  ASSERT_EQ(p.next(), Tok::obj_begin);
+  ASSERT_TRUE(p.skip());
+  ASSERT_EQ(p.next(), Tok::key);
+  EXPECT_EQ(p.text(), "keep");
+  ASSERT_EQ(p.next(), Tok::num);
+  EXPECT_EQ(p.number(), 7);
+  EXPECT_EQ(p.next(), Tok::obj_end);
+  EXPECT_EQ(p.next(), Tok::end);
+}
+
+TEST(JsonPull, TokensAcrossBufferRefills) {
+  // Strings, numbers and literals that straddle the 1 MiB buffer edge, and line counting.
+  std::string text = "[";
+  int n = 0;
+  while (text.size() < (3u << 20)) {
+    text += "\"" + std::string(n % 97, 'a') + "\\\"q\",\n12345.678,\ntrue,\n";
+    ++n;
+  }
+  text += "null]";
+  MemorySource src(text);
+  JsonPull p(src, "big");
+  ASSERT_EQ(p.next(), Tok::arr_begin);
+  int strings = 0, nums = 0;
+  for (;;) {
+    Tok t = p.next();
+    if (t == Tok::arr_end) break;
+    ASSERT_NE(t, Tok::error) << p.error().message();
+    if (t == Tok::str) {
+      ASSERT_EQ(p.text().size(), static_cast<std::size_t>(strings % 97) + 2);
+      ++strings;
+    }
+    if (t == Tok::num) {
+      ASSERT_EQ(p.number(), 12345.678);
+      ++nums;
+    }
+  }
+  EXPECT_EQ(strings, n);
+  EXPECT_EQ(nums, n);
+  EXPECT_EQ(p.line(), 3 * n + 1);
+}
+
+TEST(JsonPull, BadNumberOnConversion) {
+  MemorySource src("[1.2.3]");
+  JsonPull p(src, "t");
+  ASSERT_EQ(p.next(), Tok::arr_begin);
+  ASSERT_EQ(p.next(), Tok::num);
+  p.number();
+  EXPECT_FALSE(p.error().is_ok());
+  EXPECT_EQ(p.next(), Tok::error);
+}
+
+}  // namespace
+}  // namespace ncdx::analyze::timeline
