@@ -237,12 +237,12 @@ std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::js
   return html_page("ncdx doctor", body);
 }
 
-std::string render_doctor_junit(const analyze::DoctorRun& run) {
+std::string render_doctor_junit(const analyze::DoctorRun& run, const nlohmann::json& report) {
   std::vector<JUnitCase> cases;
   for (const auto& o : run.outcomes)
     cases.push_back({o.def->category, o.def->id, o.result.status,
                      o.result.evidence + (o.result.fix.empty() ? "" : " | fix: " + o.result.fix)});
-  return render_junit("ncdx.doctor", cases);
+  return render_junit({{"ncdx.doctor", run.inventory.os.hostname.value_or(""), std::move(cases)}}, report.value("context", nlohmann::json::object()));
 }
 
 std::string render_doctor_prom(const analyze::DoctorRun& run, std::optional<double> now) {
@@ -277,7 +277,7 @@ ReportFiles doctor_report_files(const analyze::DoctorRun& run, bool timestamps) 
   return {{"report.json", core::dump_json(j)},
           {"report.html", render_doctor_html(run, j)},
           {"summary.txt", render_doctor_text(run, false)},
-          {"junit.xml", render_doctor_junit(run)},
+          {"junit.xml", render_doctor_junit(run, j)},
           {"metrics.prom", render_doctor_prom(run, timestamps ? std::optional<double>(static_cast<double>(std::time(nullptr)))
                                                                : std::nullopt)}};
 }

@@ -14,7 +14,8 @@ namespace ncdx::report {
 std::string render_doctor_text(const analyze::DoctorRun& run, bool color);
 nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps);
 std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::json& report);
-std::string render_doctor_junit(const analyze::DoctorRun& run);
+// report: render_doctor_json's object (its context names the host and the time).
+std::string render_doctor_junit(const analyze::DoctorRun& run, const nlohmann::json& report);
 // metrics.prom; `now` (Unix seconds) adds ncdx_doctor_last_run_timestamp_seconds.
 std::string render_doctor_prom(const analyze::DoctorRun& run, std::optional<double> now = std::nullopt);
 // report.json, report.html, summary.txt, junit.xml, metrics.prom

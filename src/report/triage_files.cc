@@ -12,13 +12,14 @@ core::Outcome triage_outcome(const analyze::TriageResult& r) {
 
 namespace {
 
-std::string render_triage_junit(const analyze::TriageResult& r) {
+std::string render_triage_junit(const analyze::TriageResult& r, const nlohmann::json& report) {
   std::vector<JUnitCase> cases;
   // A verdict of severity info is a WARN case here (it names a failure class), unlike the findings.
   core::Outcome v = triage_outcome(r);
   cases.push_back({"triage", r.verdict.id, v == core::Outcome::info ? core::Outcome::warn : v, r.verdict.title});
   for (const auto& f : r.findings) cases.push_back({"triage", f.id, core::outcome_of(f.severity), f.title});
-  return render_junit("ncdx.triage", cases);
+  // The suite is the machine that read the logs (the context's host): the logs name many hosts.
+  return render_junit({{"ncdx.triage", "", std::move(cases)}}, report.value("context", nlohmann::json::object()));
 }
 
 std::string render_triage_prom(const analyze::TriageResult& r) {
@@ -34,7 +35,7 @@ ReportFiles triage_report_files(const analyze::TriageResult& r, const nlohmann::
   return {{"report.json", core::dump_json(report)},
           {"report.html", render_triage_html(r)},
           {"summary.txt", render_triage_text(r, false)},
-          {"junit.xml", render_triage_junit(r)},
+          {"junit.xml", render_triage_junit(r, report)},
           {"metrics.prom", render_triage_prom(r)}};
 }
 

@@ -306,7 +306,8 @@ std::string render_cluster_html(const analyze::ClusterRun& run) {
 
 ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps) {
   ReportFiles f;
-  f["report.json"] = core::dump_json(render_cluster_json(run, timestamps));
+  const auto report = render_cluster_json(run, timestamps);
+  f["report.json"] = core::dump_json(report);
   f["report.html"] = render_cluster_html(run);
   f["summary.txt"] = render_cluster_text(run, false);
   std::vector<JUnitCase> cases;
@@ -318,7 +319,7 @@ ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps
       cases.push_back({"network", "network." + o.kind + "." + join(o.hosts, "-"),
                        o.kind == "slow-link" || o.kind == "lossy-link" ? core::Outcome::warn : core::Outcome::fail, o.evidence});
   }
-  f["junit.xml"] = render_junit("ncdx.cluster", cases);
+  f["junit.xml"] = render_junit({{"ncdx.cluster", "", std::move(cases)}}, report["context"]);
   std::vector<Metric> m;
   if (run.network_ran) {
     const auto& nm = run.network;

@@ -198,8 +198,9 @@ TEST(MessageCatalogue, ClassPerProject) {
       for (const auto& [g, n] : row) std::printf(" %s:%d", g.c_str(), n);
       std::printf("\n");
     }
-    if (auto fl = floors.find(p); fl != floors.end())
+    if (auto fl = floors.find(p); fl != floors.end()) {
       EXPECT_GE(cov + 1e-9, fl->second) << p << ": catalogue coverage fell below its floor (floors.tsv)";
+    }
   }
 }
 
