@@ -9,6 +9,13 @@
 # RAW (ON: the golden is stdout exactly, e.g. a generated doc checked in under docs/).
 set(ENV{LC_ALL} C)
 set(ENV{NO_COLOR} 1)
+# Text fits $COLUMNS (core::output_columns): a golden is at full width unless its test sets
+# GOLDEN_COLUMNS (ENV GOLDEN_COLUMNS=80), whatever the shell that runs ctest exports.
+if(DEFINED ENV{GOLDEN_COLUMNS})
+  set(ENV{COLUMNS} $ENV{GOLDEN_COLUMNS})
+else()
+  unset(ENV{COLUMNS})
+endif()
 set(input_args)
 if(STDIN_FILE)
   set(input_args INPUT_FILE ${STDIN_FILE})

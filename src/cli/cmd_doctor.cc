@@ -40,7 +40,7 @@ std::optional<std::size_t> parse_byte_size(const std::string& text) {
   return static_cast<std::size_t>(*v * mult);
 }
 struct DoctorOptions {
-  bool quick = false, full = false, list = false;
+  bool quick = false, full = false, list = false, all = false;
   std::string save, from, storage_dir, io_size = "1G", model_size;
   double timeout_s = 600;
   int level = 0;  // -r 1|2|3 as `dcgmi diag -r` users expect: quick, default, full
@@ -99,7 +99,10 @@ int run_doctor_command(const GlobalOptions& g, const DoctorOptions& o) {
     if (auto s = report::write_report_dir(g.output, report::doctor_report_files(run, !g.no_timestamps), g.force); !s) return fail_with(s);
   }
   if (g.json) std::cout << core::dump_json(report::render_doctor_json(run, !g.no_timestamps));
-  else std::cout << report::sanitize_text(report::render_doctor_text(run, core::color_enabled(stdout)), core::color_enabled(stdout));
+  else {
+    const bool color = core::color_enabled(stdout);
+    std::cout << report::sanitize_text(report::render_doctor_text(run, {color, core::output_columns(stdout), o.all}), color);
+  }
   return run.exit_code;
 }
 
@@ -126,6 +129,7 @@ CLI::App* add_doctor(CLI::App& root, const GlobalOptions& global, int& exit_code
   cmd->add_option("--expect-nccl", o.expect_nccl, "FAIL unless a libnccl of this version is on the machine (2.21.5, or 2.21)");
   cmd->add_option("--save", o.save, "write the probed inventory as a snapshot JSON (replay with --from)");
   cmd->add_option("--from", o.from, "analyse a snapshot JSON or a bundle directory from `ncdx gather` instead of this machine");
+  cmd->add_flag("--all", o.all, "list SKIP rows with the others (by default they fold into one line per reason)");
   cmd->add_flag("--list-checks", o.list, "print the check registry as Markdown (docs/CHECKS.md)");
   cmd->callback([&global, &exit_code] {
     try {

@@ -126,6 +126,52 @@ std::size_t display_width(std::string_view s) {
   return w;
 }
 
+std::vector<std::string> wrap_text(std::string_view s, std::size_t width) {
+  if (width == 0 || display_width(s) <= width) return {std::string(s)};
+  std::vector<std::string> lines;
+  std::string line;
+  std::size_t line_w = 0;
+  auto flush = [&] {
+    lines.push_back(line);
+    line.clear();
+    line_w = 0;
+  };
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t j = s.find(' ', i);
+    if (j == std::string_view::npos) j = s.size();
+    std::string_view word = s.substr(i, j - i);
+    i = j;
+    if (word.empty()) break;
+    std::size_t ww = display_width(word);
+    if (line_w > 0 && line_w + 1 + ww > width) flush();
+    if (ww > width) {  // a path or URL wider than the line: cut it at code points
+      std::size_t cols = line_w;
+      for (std::size_t k = 0; k < word.size(); ++k) {
+        bool lead = (static_cast<unsigned char>(word[k]) & 0xC0) != 0x80;
+        if (lead && cols == width) {
+          lines.push_back(line);
+          line.clear();
+          cols = 0;
+        }
+        if (lead) ++cols;
+        line.push_back(word[k]);
+      }
+      line_w = cols;
+      continue;
+    }
+    if (line_w > 0) {
+      line.push_back(' ');
+      ++line_w;
+    }
+    line.append(word);
+    line_w += ww;
+  }
+  if (!line.empty() || lines.empty()) flush();
+  return lines;
+}
+
 std::string human_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB"};
   int u = 0;

@@ -24,7 +24,7 @@ std::string cut(const std::string& s, std::size_t max_width) {
 }
 }  // namespace
 
-std::string Table::render(bool color, std::size_t max_width) const {
+std::string Table::render(bool color, std::size_t max_width, std::size_t total_width) const {
   std::size_t ncol = headers_.size();
   for (const auto& r : rows_) ncol = std::max(ncol, r.size());
   std::vector<std::size_t> width(ncol, 0);
@@ -35,17 +35,31 @@ std::string Table::render(bool color, std::size_t max_width) const {
   for (const auto& r : rows_)
     for (std::size_t i = 0; i < ncol; ++i) width[i] = std::max(width[i], display_width(text_at(r, i)));
 
+  // Where the last column starts, and how wide it may be to fit total_width.
+  std::size_t indent = 0;
+  for (std::size_t i = 0; i + 1 < ncol; ++i) indent += width[i] + 2;
+  constexpr std::size_t kMinLast = 24;
+  std::size_t last_width = 0;
+  if (total_width > 0) last_width = total_width > indent + kMinLast ? total_width - indent : kMinLast;
+
   std::string out;
   auto emit = [&](const std::vector<std::string>& texts, const std::vector<Color>& colors) {
     std::string line;
+    std::vector<std::string> tail = {""};
     for (std::size_t i = 0; i < ncol; ++i) {
       const std::string& t = texts[i];
       bool last = i + 1 == ncol;
-      line += paint(t, colors[i], color);
-      if (!last) line += std::string(width[i] - display_width(t) + 2, ' ');
+      if (last) {
+        tail = wrap_text(t, last_width);
+        line += paint(tail[0], colors[i], color);
+      } else {
+        line += paint(t, colors[i], color);
+        line += std::string(width[i] - display_width(t) + 2, ' ');
+      }
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
+    for (std::size_t k = 1; k < tail.size(); ++k) out += std::string(indent, ' ') + paint(tail[k], colors[ncol - 1], color) + "\n";
   };
   std::vector<std::string> h(ncol);
   for (std::size_t i = 0; i < headers_.size(); ++i) h[i] = headers_[i];

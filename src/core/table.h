@@ -19,8 +19,9 @@ class Table {
   explicit Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
   void add(std::vector<Cell> row) { rows_.push_back(std::move(row)); }
   std::size_t size() const { return rows_.size(); }
-  // max_width caps each column (longer cells are cut with "…"); 0 = no cap.
-  std::string render(bool color, std::size_t max_width = 0) const;
+  // max_width caps each column (longer cells are cut with "…"); 0 = no cap. total_width (0 = none)
+  // is the line length to fit: the last column wraps onto indented lines (never under 24 columns).
+  std::string render(bool color, std::size_t max_width = 0, std::size_t total_width = 0) const;
 
  private:
   std::vector<std::string> headers_;

@@ -1,7 +1,11 @@
 #include "core/term.h"
 
-#include <cstdlib>
+#include <sys/ioctl.h>
 #include <unistd.h>
+
+#include <cstdlib>
+
+#include "core/strings.h"
 
 namespace ncdx::core {
 namespace {
@@ -19,6 +23,15 @@ bool color_enabled(std::FILE* stream) {
 
 void force_color(std::FILE* stream, bool on) {
   (stream == stderr ? forced_err : forced_out) = on ? 1 : 0;
+}
+
+std::size_t output_columns(std::FILE* stream) {
+  if (const char* c = std::getenv("COLUMNS")) {
+    if (auto v = parse_int(c); v && *v > 0 && *v < 10000) return static_cast<std::size_t>(*v);
+  }
+  winsize ws{};
+  if (isatty(fileno(stream)) == 1 && ioctl(fileno(stream), TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  return 0;
 }
 
 std::string paint(std::string_view text, Color c, bool enabled) {

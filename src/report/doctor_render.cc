@@ -64,33 +64,96 @@ std::string version_text(const std::optional<int>& v) {
 
 }  // namespace
 
-std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
+namespace {
+
+// The order rows and categories are shown in: what needs attention first (FAIL, WARN, INFO, PASS,
+// SKIP), unlike core::rank, which orders "worst" for exit codes.
+int show_order(Outcome o) {
+  switch (o) {
+    case Outcome::fail: return 0;
+    case Outcome::warn: return 1;
+    case Outcome::info: return 2;
+    case Outcome::pass: return 3;
+    case Outcome::skip: return 4;
+  }
+  return 4;
+}
+
+std::string upper(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// text wrapped to width (0: one line), each line ending in a newline.
+std::string lines_of(const std::string& text, std::size_t width) {
+  std::string out;
+  for (const auto& l : core::wrap_text(text, width)) out += l + "\n";
+  return out;
+}
+
+// One line per skip reason: "16  no NVIDIA driver (and no NVIDIA GPU on PCI): gpu.count, …".
+struct SkipGroup {
+  std::string reason;
+  std::vector<std::string> ids;
+};
+
+void add_skip(std::vector<SkipGroup>& groups, const std::string& reason, const std::string& id) {
+  for (auto& g : groups)
+    if (g.reason == reason) return g.ids.push_back(id);
+  groups.push_back({reason, {id}});
+}
+
+}  // namespace
+
+std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextStyle& style) {
+  const bool color = style.color;
   const auto& inv = run.inventory;
   auto count = core::tally_of(run.outcomes, [](const analyze::CheckOutcome& o) { return o.result.status; });
   std::string out;
   out += core::paint("ncdx doctor", core::Color::bold, color) + " — " + inv.os.hostname.value_or("?") + " (" + inv.origin + ")\n";
-  out += "kernel " + inv.os.kernel.value_or("?") + " · driver " + inv.os.driver_version.value_or(inv.nvml.driver_version.value_or("none")) +
-         " · GPUs " + std::to_string(analyze::gpu_count(inv)) + " (NVML: " + probe::to_string(inv.nvml.source.state) + ", PCI: " +
-         std::to_string(inv.pci_gpus.size()) + ") · RDMA devices " + std::to_string(inv.ib.size()) + " · libnccl " +
-         std::to_string(inv.nccl_libs.size()) + "\n";
-  for (const auto& cat : categories(run)) {
-    core::Table t({"STATUS", "CHECK", "RESULT"});
+  out += lines_of("kernel " + inv.os.kernel.value_or("?") + " · driver " + inv.os.driver_version.value_or(inv.nvml.driver_version.value_or("none")) +
+                      " · GPUs " + std::to_string(analyze::gpu_count(inv)) + " (NVML: " + probe::to_string(inv.nvml.source.state) + ", PCI: " +
+                      std::to_string(inv.pci_gpus.size()) + ") · RDMA devices " + std::to_string(inv.ib.size()) + " · libnccl " +
+                      std::to_string(inv.nccl_libs.size()),
+                  style.width);
+  // Categories by their most urgent row (stable: registry order among equals).
+  auto cats = categories(run);
+  auto cat_order = [&](const std::string& cat) {
+    int best = 4;
+    for (const auto& o : run.outcomes)
+      if (o.def->category == cat) best = std::min(best, show_order(o.result.status));
+    return best;
+  };
+  std::stable_sort(cats.begin(), cats.end(), [&](const auto& a, const auto& b) { return cat_order(a) < cat_order(b); });
+  std::vector<SkipGroup> skipped;
+  for (const auto& cat : cats) {
+    std::vector<const analyze::CheckOutcome*> rows;
     for (const auto& o : run.outcomes) {
       if (o.def->category != cat) continue;
-      std::string st = core::to_string(o.result.status);
-      t.add({core::Cell(st, core::color_of(o.result.status)), o.def->id, o.result.evidence});
+      if (!style.all && o.result.status == Outcome::skip) add_skip(skipped, o.result.evidence, o.def->id);
+      else rows.push_back(&o);
     }
-    std::string upper = core::to_lower(cat);
-    for (auto& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    out += "\n" + core::paint(upper, core::Color::bold, color) + "\n" + t.render(color, 140);
+    if (rows.empty()) continue;
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto* a, const auto* b) { return show_order(a->result.status) < show_order(b->result.status); });
+    core::Table t({"STATUS", "CHECK", "RESULT"});
+    for (const auto* o : rows)
+      t.add({core::Cell(core::to_string(o->result.status), core::color_of(o->result.status)), o->def->id, o->result.evidence});
+    out += "\n" + core::paint(upper(cat), core::Color::bold, color) + "\n" + t.render(color, style.width ? 0 : 140, style.width);
   }
   std::string fixes;
-  for (const auto& o : run.outcomes)
-    if (!o.result.fix.empty() && (o.result.status == core::Outcome::fail || o.result.status == core::Outcome::warn))
-      fixes += "  " + core::paint(core::to_string(o.result.status), core::color_of(o.result.status), color) + " " + o.def->id + ": " + o.result.fix + "\n";
+  for (Outcome sev : {Outcome::fail, Outcome::warn})
+    for (const auto& o : run.outcomes)
+      if (!o.result.fix.empty() && o.result.status == sev) {
+        std::string head = "  " + std::string(core::to_string(sev)) + " " + o.def->id + ": ";
+        auto lines = core::wrap_text(o.result.fix, style.width > head.size() + 24 ? style.width - head.size() : (style.width ? 24 : 0));
+        fixes += "  " + core::paint(core::to_string(sev), core::color_of(sev), color) + " " + o.def->id + ": " + lines[0] + "\n";
+        for (std::size_t k = 1; k < lines.size(); ++k) fixes += std::string(head.size(), ' ') + lines[k] + "\n";
+      }
   if (!fixes.empty()) out += "\n" + core::paint("FIXES", core::Color::bold, color) + "\n" + fixes;
   if (!run.topo.labels.empty()) {
-    out += "\n" + core::paint("TOPOLOGY", core::Color::bold, color) + " (X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge, NODE same NUMA node, SYS across sockets)\n";
+    out += "\n" + core::paint("TOPOLOGY", core::Color::bold, color) + "\n" +
+           lines_of("(X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge, NODE same NUMA node, SYS across sockets)", style.width);
     out += render_matrix(run.topo, color);
     for (const auto& l : run.topo.legend_nics) out += "  " + l + "\n";
   }
@@ -103,11 +166,16 @@ std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
       for (const auto& c : run.p2p[i]) row.emplace_back(c.empty() ? "?" : c, c == "OK" || c == "X" ? core::Color::none : core::Color::yellow);
       t.add(std::move(row));
     }
-    out += "\n" + core::paint("P2P READ", core::Color::bold, color) + " (OK, CNS chipset not supported, GNS GPU not supported, TNS topology not supported, DIS disabled by regkey, NS not supported)\n" + t.render(color);
+    out += "\n" + core::paint("P2P READ", core::Color::bold, color) + "\n" +
+           lines_of("(OK, CNS chipset not supported, GNS GPU not supported, TNS topology not supported, DIS disabled by regkey, NS not supported)", style.width) +
+           t.render(color);
   }
-  out += "\n" + core::paint("MEASUREMENTS", core::Color::bold, color) + "\n";
   core::Table mt({"STATUS", "MEASUREMENT", "RESULT"});
   for (const auto& m : run.measurements) {
+    if (!style.all && m.status == Outcome::skip) {
+      add_skip(skipped, m.detail, m.id);
+      continue;
+    }
     std::string res = m.detail;
     if (m.value) {
       res = fmt::format("{:.2f} {}", *m.value, m.unit);
@@ -115,7 +183,23 @@ std::string render_doctor_text(const analyze::DoctorRun& run, bool color) {
     }
     mt.add({core::Cell(core::to_string(m.status), core::color_of(m.status)), m.id, res});
   }
-  out += mt.render(color, 140);
+  if (mt.size() > 0) out += "\n" + core::paint("MEASUREMENTS", core::Color::bold, color) + "\n" + mt.render(color, style.width ? 0 : 140, style.width);
+  if (!skipped.empty()) {
+    std::size_t n = 0;
+    for (const auto& g : skipped) n += g.ids.size();
+    std::stable_sort(skipped.begin(), skipped.end(), [](const auto& a, const auto& b) { return a.ids.size() > b.ids.size(); });
+    out += "\n" + core::paint("SKIPPED", core::Color::bold, color) + "\n" +
+           lines_of(std::to_string(n) + " checks and measurements could not run here; --all lists them in place", style.width);
+    // "  16  reason" then the ids indented under it, each wrapped to the width.
+    const std::size_t text_w = style.width > 8 + 24 ? style.width - 8 : (style.width ? 24 : 0);
+    for (const auto& g : skipped) {
+      std::string num = std::to_string(g.ids.size());
+      auto reason = core::wrap_text(g.reason, text_w);
+      for (std::size_t k = 0; k < reason.size(); ++k)
+        out += (k == 0 ? "  " + num + std::string(num.size() < 6 ? 6 - num.size() : 1, ' ') : std::string(8, ' ')) + reason[k] + "\n";
+      for (const auto& l : core::wrap_text(core::join(g.ids, ", "), text_w)) out += std::string(8, ' ') + core::paint(l, core::Color::grey, color) + "\n";
+    }
+  }
   out += "\n" + std::to_string(run.outcomes.size()) + " checks: " + core::paint(std::to_string(count.pass) + " PASS", core::color_of(Outcome::pass), color) +
          ", " + core::paint(std::to_string(count.warn) + " WARN", core::color_of(Outcome::warn), color) + ", " +
          core::paint(std::to_string(count.fail) + " FAIL", core::color_of(Outcome::fail), color) + ", " +
@@ -276,7 +360,7 @@ ReportFiles doctor_report_files(const analyze::DoctorRun& run, bool timestamps) 
   auto j = render_doctor_json(run, timestamps);
   return {{"report.json", core::dump_json(j)},
           {"report.html", render_doctor_html(run, j)},
-          {"summary.txt", render_doctor_text(run, false)},
+          {"summary.txt", render_doctor_text(run)},
           {"junit.xml", render_doctor_junit(run, j)},
           {"metrics.prom", render_doctor_prom(run, timestamps ? std::optional<double>(static_cast<double>(std::time(nullptr)))
                                                                : std::nullopt)}};

@@ -11,7 +11,16 @@
 
 namespace ncdx::report {
 
-std::string render_doctor_text(const analyze::DoctorRun& run, bool color);
+// How the terminal text is laid out. The defaults are the file form (summary.txt): every row,
+// lines whole.
+struct DoctorTextStyle {
+  bool color = false;
+  std::size_t width = 0;  // columns to fit (core::output_columns); 0 = no limit
+  bool all = true;        // false: SKIP rows folded into one line per reason (`--all` lists them)
+};
+// Categories with a FAIL come first, then WARN; inside a category FAIL, WARN, INFO, PASS (registry
+// order among equals); fixes FAIL before WARN.
+std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextStyle& style = {});
 nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps);
 std::string render_doctor_html(const analyze::DoctorRun& run, const nlohmann::json& report);
 // report: render_doctor_json's object (its context names the host and the time).

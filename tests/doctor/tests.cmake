@@ -22,6 +22,15 @@ foreach(case dgx-h100|0 a100-pcie-acs|2 pcie-4gpu|1 broken|2 nodriver|2)
               SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/doctor.schema.json ${_fake} ARGS doctor --root ${m} --json)
 endforeach()
 
+# Terminal layout (#13): the failing node at 80 columns (RESULT and fixes wrap, SKIPs folded) and
+# with --all (every SKIP row in its category).
+ncdx_golden(doctor broken.80cols 2 WORKDIR ${_machines} GOLDEN ${_doctor_golden}/broken.80cols.text
+            ENV NCDX_NVML_LIB=$<TARGET_FILE:ncdx_fake_nvml> NCDX_FAKE_NVML_JSON=${_machines}/broken/nvml.json GOLDEN_COLUMNS=80
+            REPLACE $<TARGET_FILE:ncdx_fake_nvml> "<fake libnvidia-ml.so.1>" ARGS doctor --root broken)
+ncdx_golden(doctor nodriver.all 2 WORKDIR ${_machines} GOLDEN ${_doctor_golden}/nodriver.all.text
+            ENV NCDX_NVML_LIB=$<TARGET_FILE:ncdx_fake_nvml> NCDX_FAKE_NVML_JSON=${_machines}/nodriver/nvml.json
+            REPLACE $<TARGET_FILE:ncdx_fake_nvml> "<fake libnvidia-ml.so.1>" ARGS doctor --root nodriver --all)
+
 # Flag validation of the storage/checkpoint options (usage errors, exit 64).
 foreach(case "bad-io-size|--io-size|12X" "bad-model-size|--model-size|huge" "bad-timeout|--timeout|0")
   string(REPLACE "|" ";" parts "${case}")

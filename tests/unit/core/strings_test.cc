@@ -31,3 +31,30 @@ TEST(Strings, HumanBytes) {
   EXPECT_EQ(human_bytes(64.0 * 1024 * 1024), "64 MiB");
   EXPECT_EQ(human_bytes(1.5 * 1024 * 1024 * 1024), "1.5 GiB");
 }
+
+TEST(WrapText, BreaksAtSpacesWithinTheWidth) {
+  auto l = ncdx::core::wrap_text("no NVIDIA driver (and no NVIDIA GPU on PCI)", 16);
+  ASSERT_EQ(l.size(), 3u);
+  EXPECT_EQ(l[0], "no NVIDIA driver");
+  EXPECT_EQ(l[1], "(and no NVIDIA");
+  EXPECT_EQ(l[2], "GPU on PCI)");
+  for (const auto& s : l) EXPECT_LE(ncdx::core::display_width(s), 16u);
+}
+
+TEST(WrapText, ZeroWidthOrFittingTextIsOneLine) {
+  EXPECT_EQ(ncdx::core::wrap_text("a b c", 0), std::vector<std::string>{"a b c"});
+  EXPECT_EQ(ncdx::core::wrap_text("a b c", 5), std::vector<std::string>{"a b c"});
+  EXPECT_EQ(ncdx::core::wrap_text("", 5), std::vector<std::string>{""});
+}
+
+TEST(WrapText, CutsAWordWiderThanTheLineAtCodePoints) {
+  // A path wider than the line, with a two-byte character: cut by columns, never inside the UTF-8.
+  auto l = ncdx::core::wrap_text("/usr/local/§§§§/libnccl.so.2", 10);
+  std::string joined;
+  for (const auto& s : l) {
+    EXPECT_LE(ncdx::core::display_width(s), 10u) << s;
+    EXPECT_EQ(ncdx::core::sanitize_utf8(s), s) << "cut inside a UTF-8 sequence";
+    joined += s;
+  }
+  EXPECT_EQ(joined, "/usr/local/§§§§/libnccl.so.2");
+}
