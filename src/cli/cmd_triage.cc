@@ -129,7 +129,8 @@ int run_triage(const TriageOptions& o, const GlobalOptions& g) {
   if (g.json)
     std::cout << core::dump_json(json);
   else {
-    std::cout << report::sanitize_text(report::render_triage_text(result, core::color_enabled(stdout)), core::color_enabled(stdout));
+    std::cout << report::sanitize_text(report::render_triage_text(result, core::color_enabled(stdout), core::output_columns(stdout)),
+                                       core::color_enabled(stdout));
     if (fr) std::cout << "\nFLIGHT RECORDER\n" << report::sanitize_text(report::format_fr_summary(*fr, core::color_enabled(stdout)), core::color_enabled(stdout));
   }
   // "Nothing found" is only an answer when everything was read: with unreadable or corrupt parts

@@ -4,6 +4,7 @@
 // cpulist format (Documentation/admin-guide/cputopology.rst, "cpulist format").
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ncdx::core {
@@ -16,5 +17,11 @@ struct RangeStyle {
 };
 
 std::string format_ranges(std::vector<int> values, RangeStyle style = {});
+
+// Host names in Slurm's hostlist form (scontrol show hostlist): names that differ only in a
+// trailing number of the same zero-padded width fold into prefix[ranges]:
+// {node0,node1,node2,node3,gpu-07,gpu-08,login} -> "gpu-[07-08], login, node[0-3]". Sorted; a name
+// without a trailing number, or alone in its group, stays as it is.
+std::string format_hostlist(const std::vector<std::string>& hosts, std::string_view sep = ", ");
 
 }  // namespace ncdx::core

@@ -5,6 +5,7 @@
 
 #include "core/json.h"
 #include "core/outcome.h"
+#include "core/ranges.h"
 #include "core/strings.h"
 #include "core/table.h"
 #include "core/term.h"
@@ -17,13 +18,9 @@ Color severity_color(core::Severity s) { return core::color_of(core::outcome_of(
 
 std::string culprit_text(const core::Culprit& c) {
   std::vector<std::string> parts;
-  if (!c.hosts.empty()) parts.push_back("host " + core::join(c.hosts, ", "));
-  if (!c.ranks.empty()) {
-    std::vector<std::string> rs;
-    for (std::size_t i = 0; i < c.ranks.size() && i < 32; ++i) rs.push_back(std::to_string(c.ranks[i]));
-    if (c.ranks.size() > 32) rs.push_back("…");
-    parts.push_back("rank " + core::join(rs, ","));
-  }
+  if (!c.hosts.empty()) parts.push_back("host " + core::format_hostlist(c.hosts));
+  // Ranges (0-31,40,48-63), never a list cut mid-number: 16 groups, then ",…".
+  if (!c.ranks.empty()) parts.push_back("rank " + core::format_ranges(c.ranks, {.pair_as_range = false, .max_groups = 16}));
   if (!c.devices.empty()) parts.push_back("device " + core::join(c.devices, ", "));
   if (c.component) parts.push_back(*c.component);
   return parts.empty() ? "not identified" : core::join(parts, "; ");
@@ -41,13 +38,24 @@ std::string evidence_line(const core::Evidence& e) {
   return out + e.text;
 }
 
-std::string fix_line(std::size_t i, const core::Fix& f) {
-  std::string out = fmt::format("  {}. {}", i, f.action);
-  if (f.env) out += fmt::format("\n     env: {}", *f.env);
-  if (f.command) out += fmt::format("\n     run: {}", *f.command);
-  if (f.applies) out += fmt::format("\n     applies: {}", *f.applies);
-  if (f.doc) out += fmt::format("\n     see: {}", *f.doc);
-  return out + "\n";
+// head + text wrapped to width with the continuation lines indented under the text (width 0: one
+// line), ending in a newline.
+std::string hanging(const std::string& head, const std::string& text, std::size_t width, std::size_t indent = 0) {
+  if (indent == 0) indent = core::display_width(head);
+  const std::size_t room = width == 0 ? 0 : (width > indent + 24 ? width - indent : 24);
+  auto lines = core::wrap_text(text, room);
+  std::string out = head + lines[0] + "\n";
+  for (std::size_t k = 1; k < lines.size(); ++k) out += std::string(indent, ' ') + lines[k] + "\n";
+  return out;
+}
+
+std::string fix_line(std::size_t i, const core::Fix& f, std::size_t width) {
+  std::string out = hanging(fmt::format("  {}. ", i), f.action, width);
+  if (f.env) out += hanging("     env: ", *f.env, width);
+  if (f.command) out += hanging("     run: ", *f.command, width);
+  if (f.applies) out += hanging("     applies: ", *f.applies, width);
+  if (f.doc) out += hanging("     see: ", *f.doc, width);
+  return out;
 }
 
 nlohmann::json facts_json(const analyze::ProcessFacts& p) {
@@ -74,23 +82,23 @@ nlohmann::json facts_json(const analyze::ProcessFacts& p) {
 
 }  // namespace
 
-std::string render_triage_text(const analyze::TriageResult& r, bool color) {
+std::string render_triage_text(const analyze::TriageResult& r, bool color, std::size_t width) {
   const auto& v = r.verdict;
   std::string out;
   out += core::paint("VERDICT", Color::bold, color) + "  " +
          core::paint(v.klass, severity_color(v.severity), color) +
          fmt::format("  ({}, confidence {:.2f})\n", core::to_string(v.severity), v.confidence);
-  out += "  " + v.title + "\n";
-  if (v.klass != "none") out += "  culprit: " + culprit_text(v.culprit) + "\n";
-  if (!v.summary.empty()) out += "  cause:   " + v.summary + "\n";
+  out += hanging("  ", v.title, width);
+  if (v.klass != "none") out += hanging("  culprit: ", culprit_text(v.culprit), width);
+  if (!v.summary.empty()) out += hanging("  cause:   ", v.summary, width);
   out += "  id:      " + v.id + "\n";
   if (!v.evidence.empty()) {
     out += "\n" + core::paint("EVIDENCE", Color::bold, color) + "\n";
-    for (const auto& e : v.evidence) out += "  " + evidence_line(e) + "\n";
+    for (const auto& e : v.evidence) out += hanging("  ", evidence_line(e), width, 4);  // a line's continuation indented deeper
   }
   if (!v.fixes.empty()) {
     out += "\n" + core::paint("FIXES", Color::bold, color) + "\n";
-    for (std::size_t i = 0; i < v.fixes.size(); ++i) out += fix_line(i + 1, v.fixes[i]);
+    for (std::size_t i = 0; i < v.fixes.size(); ++i) out += fix_line(i + 1, v.fixes[i], width);
   }
   if (!r.findings.empty()) {
     out += "\n" + core::paint("OTHER FINDINGS", Color::bold, color) + "\n";
@@ -98,7 +106,26 @@ std::string render_triage_text(const analyze::TriageResult& r, bool color) {
     for (const auto& f : r.findings)
       t.add({{core::to_string(f.severity), severity_color(f.severity)}, f.klass, f.id, culprit_text(f.culprit),
              f.evidence.empty() ? std::string() : evidence_line(f.evidence.front())});
-    out += t.render(color, 90);
+    std::string table = t.render(color, 90);
+    std::size_t widest = 0;
+    for (std::string_view rest = table; !rest.empty();) {
+      auto nl = rest.find('\n');
+      widest = std::max(widest, core::display_width(rest.substr(0, nl)));
+      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+    }
+    if (width == 0 || widest <= width) {
+      out += table;
+    } else {
+      // Too wide for the terminal: one block per finding, its evidence cut to one line.
+      for (const auto& f : r.findings) {
+        out += "  " + core::paint(core::to_string(f.severity), severity_color(f.severity), color) + "  " + f.klass + "  " + f.id + "\n";
+        out += hanging("     culprit: ", culprit_text(f.culprit), width);
+        if (!f.evidence.empty()) {
+          auto lines = core::wrap_text(evidence_line(f.evidence.front()), width > 5 + 24 ? width - 6 : 24);
+          out += "     " + lines[0] + (lines.size() > 1 ? "…" : "") + "\n";
+        }
+      }
+    }
   }
   if (!r.ranks.empty()) {
     out += "\n" + core::paint("RANKS", Color::bold, color) + fmt::format(" ({} seen)\n", r.ranks.size());

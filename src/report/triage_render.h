@@ -9,7 +9,9 @@
 
 namespace ncdx::report {
 
-std::string render_triage_text(const analyze::TriageResult& r, bool color);
+// width: columns to fit (core::output_columns; 0 = lines whole, as in summary.txt): the verdict,
+// evidence and fixes wrap with their continuation lines indented.
+std::string render_triage_text(const analyze::TriageResult& r, bool color, std::size_t width = 0);
 nlohmann::json triage_json(const analyze::TriageResult& r, const nlohmann::json& context);
 // One line per finding, for --follow alerts.
 std::string render_alert_line(const core::Finding& f, bool color);

@@ -12,6 +12,8 @@ foreach(s ib-host-culprit oom-killed-rank missing-collective version-skew shm-co
   ncdx_triage_golden(${s} 2 ARGS triage scenarios/${s})
 endforeach()
 ncdx_triage_golden(socket-fallback-ib 1 ARGS triage scenarios/socket-fallback-ib)  # a warning: exit 1
+# On an 80-column terminal (#13): the verdict, evidence and fixes wrap under their labels.
+ncdx_triage_golden(ib-host-culprit.80cols 2 ENV GOLDEN_COLUMNS=80 ARGS triage scenarios/ib-host-culprit)
 ncdx_triage_golden(json-ib-host-culprit 2 JSON ARGS triage --json scenarios/ib-host-culprit)
 ncdx_triage_golden(json-missing-collective 2 JSON ARGS triage --json scenarios/missing-collective)
 ncdx_triage_golden(example-default 2 ARGS triage --example)
