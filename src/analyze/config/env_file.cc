@@ -61,8 +61,16 @@ core::Result<std::string> parse_value(std::string_view v, std::string_view file,
 
 }  // namespace
 
+// The most environment any Linux process can receive: execve(2) refuses argv+envp larger than 3/4
+// of the default 8 MiB stack limit (_STK_LIM) however high RLIMIT_STACK is (fs/exec.c
+// bprm_stack_limits(), Linux >= 4.13; each string counts with its NUL and its 8-byte pointer).
+// An env file past it is not an environment a job can have, so its lint would be about nothing:
+// refused as bad input instead of building an unbounded table (issue #12, 500 k lines took 1.15 GB).
+constexpr std::size_t kMaxProcessEnvBytes = (std::size_t{8} << 20) / 4 * 3;  // 6 MiB
+
 core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std::string_view file_name) {
   std::vector<EnvSetting> out;
+  std::size_t env_bytes = 0;
   int line_no = 0;
   for (auto raw : core::split(text, '\n')) {
     ++line_no;
@@ -79,6 +87,10 @@ core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std:
                                      "' is not a variable name (expected KEY=VALUE, KEY of letters, digits, _)");
     auto value = parse_value(line.substr(eq + 1), file_name, line_no);
     if (!value) return value.status();
+    env_bytes += key.size() + 1 + value->size() + 1 + sizeof(char*);
+    if (env_bytes > kMaxProcessEnvBytes)
+      return core::Status::bad_input(where(file_name, line_no) + ": the assignments so far take more than 6 MiB, more than a Linux process "
+                                     "environment can hold (execve limit, fs/exec.c): not an environment file");
     out.push_back({std::string(key), *value, where(file_name, line_no)});
   }
   return out;

@@ -34,6 +34,24 @@ TEST(EnvFile, BadLinesAreBadInputWithFileLine) {
   }
 }
 
+TEST(EnvFile, MoreThanAnyProcessEnvironmentIsBadInput) {
+  // 6 MiB is what execve(2) lets a process receive (fs/exec.c): an assignment here takes 35 bytes
+  // (26 + '=' NUL + 8-byte pointer), so 150 000 stay under it and line 179 756 crosses it.
+  auto lines = [](int n) {
+    std::string t;
+    for (int i = 0; i < n; ++i) t += "NCCL_VAR_" + std::to_string(100000 + i) + "=value_1234\n";
+    return t;
+  };
+  auto ok = analyze::parse_env_file(lines(150000), "big.env");
+  ASSERT_TRUE(ok.ok()) << ok.status().message();
+  EXPECT_EQ(ok->size(), 150000u);
+  auto r = analyze::parse_env_file(lines(300000), "big.env");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), core::Exit::bad_input);
+  EXPECT_EQ(r.status().message().rfind("big.env:179756:", 0), 0u) << r.status().message();
+  EXPECT_NE(r.status().message().find("6 MiB"), std::string::npos) << r.status().message();
+}
+
 TEST(EnvFile, NcclConfIsReadVerbatim) {
   auto s = analyze::parse_nccl_conf("# c\nNCCL_DEBUG=INFO\nno equals\nNCCL_X= spaced \"q\"\n", "/etc/nccl.conf");
   ASSERT_EQ(s.size(), 2u);
