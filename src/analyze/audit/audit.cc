@@ -25,6 +25,7 @@ void rule_gpu_util(const AuditContext&, std::vector<AuditRow>&);
 void rule_training_memory(const AuditContext&, std::vector<AuditRow>&);
 void rule_bucket(const AuditContext&, std::vector<AuditRow>&);
 void rule_timeline(const AuditContext&, std::vector<AuditRow>&);
+void rule_log_prob_micro_batch(const AuditContext&, std::vector<AuditRow>&);
 
 const std::vector<AuditRuleDef>& audit_rule_registry() {
   static const std::vector<AuditRuleDef> r = {
@@ -39,6 +40,7 @@ const std::vector<AuditRuleDef>& audit_rule_registry() {
       {"verl.divisible.rollout", rule_divisible_rollout},
       {"verl.divisible.batch", rule_divisible_batch},
       {"verl.divisible.mini-batch", rule_mini_batch},
+      {"verl.log-prob-micro-batch", rule_log_prob_micro_batch},
       {"verl.divisible.ulysses-heads", rule_ulysses_heads},
       {"verl.memory.gpu-util", rule_gpu_util},
       {"verl.memory.training-state", rule_training_memory},

@@ -138,6 +138,7 @@ void rule_script(const AuditContext& ctx, std::vector<AuditRow>& rows) {
   for (const auto& is : ctx.script->issues) {
     core::Outcome status = core::Outcome::warn;
     if (is.rule == "script.missing-dollar") status = core::Outcome::fail;
+    if (is.rule == "script.branch") status = core::Outcome::info;  // which branch was audited: said, not judged
     if (is.rule == "script.undefined-var" && is.message.find("assignment of") == std::string::npos) status = core::Outcome::fail;
     std::string rule = is.rule == "script.entry" ? "script.unresolved" : is.rule;
     AuditRow r = make_row(rule, is.subject.empty() ? ctx.script->file : is.subject, "", status);

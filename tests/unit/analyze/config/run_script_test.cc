@@ -108,6 +108,41 @@ TEST(ShellExpand, Arithmetic) {
   EXPECT_FALSE(eval_arith("1 +", none, &why).has_value());
 }
 
+TEST(RunScript, ArraysQuotedAndUnquoted) {
+  auto r = parse(
+      "MODEL=/m/Qwen2.5-7B\n"
+      "ARGS=(\n  data.train_batch_size=1024  # the global batch\n  \"actor_rollout_ref.model.path=$MODEL\"\n)\n"
+      "ARGS+=(trainer.nnodes=2 'trainer.project_name=a b')\n"
+      "EXTRA=(x.y=1 x.z=2)\n"
+      "python3 -m verl.trainer.main_ppo \"${ARGS[@]}\" ${EXTRA[*]} \"${@:2}\" 2>&1 | tee log.txt\n");
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"data.train_batch_size=1024", "actor_rollout_ref.model.path=/m/Qwen2.5-7B",
+                                                "trainer.nnodes=2", "trainer.project_name=a b", "x.y=1", "x.z=2"}));
+}
+
+TEST(RunScript, RedirectionsAreNotArguments) {
+  auto r = parse("python3 -m verl.trainer.main_ppo a.b=1 > out.log 2>&1\n"
+                 "python3 -m verl.trainer.main_ppo c.d=2\n");
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"a.b=1"}));
+  auto r2 = parse("torchrun --nproc_per_node=8 -m verl.trainer.fsdp_sft_trainer d.x=1 &> log\n");
+  EXPECT_EQ(r2.module, "verl.trainer.fsdp_sft_trainer");
+  EXPECT_EQ(texts(r2), (std::vector<std::string>{"d.x=1"}));
+}
+
+TEST(RunScript, CaseAndIfAuditTheDefaultBranch) {
+  auto r = parse(
+      "ENGINE=${ENGINE:-vllm}\n"
+      "case $1 in\n  megatron)\n    S=megatron\n    ;;\n  *)\n    S=fsdp\n    ;;\nesac\n"
+      "if [ \"$ENGINE\" = \"sglang\" ]; then\n  TP=4\nelse\n  TP=2\nfi\n"
+      "python3 -m verl.trainer.main_ppo a.s=$S a.tp=$TP a.e=$ENGINE\n");
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"a.s=fsdp", "a.tp=2", "a.e=vllm"}));
+  EXPECT_TRUE(has_issue(r, "script.branch", "branch"));
+}
+
+TEST(RunScript, ArrayWordsDropCommentsAndContinuations) {
+  EXPECT_EQ(array_words(" a  # c\n 'b c' \\\n \"$X\" $(date) "),
+            (std::vector<std::string>{"a", "'b c'", "\"$X\"", "$(date)"}));
+}
+
 // Issue #12 item 5: nested ${A:-${A:-…}} cost memory quadratic in the depth and crashed at
 // 12 000 levels. Now refused past 64 levels with file:line, before lexing.
 TEST(RunScript, ExpansionDepthIsBounded) {
