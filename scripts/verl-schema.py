@@ -150,6 +150,7 @@ def package_of(choice):
 
 def derive_version(v, whl, facts):
     tmp = tempfile.mkdtemp(prefix="ncdx-verl-")
+    cwd = os.getcwd()
     try:
         entries = unpack(whl, tmp)
         sys.path.insert(0, tmp)
@@ -208,7 +209,7 @@ def derive_version(v, whl, facts):
                         if key not in flat:
                             facts["config"].setdefault((cid, override, key, "absent", "", ""), set()).add(v)
     finally:
-        os.chdir(HERE)
+        os.chdir(cwd)  # back where we were: --cache may be relative to it
         sys.path.remove(tmp) if tmp in sys.path else None
         shutil.rmtree(tmp, ignore_errors=True)
 
@@ -301,6 +302,7 @@ def main():
     ap.add_argument("--versions", default=",".join(VERSIONS),
                     help="with --check: re-derive only these versions and compare the committed rows that cover them")
     a = ap.parse_args()
+    a.cache = os.path.abspath(a.cache)
     if a.check and a.versions != ",".join(VERSIONS):
         return check_versions(a)
     facts = {"entries": {}, "groups": {}, "config": {}, "configs": {}}

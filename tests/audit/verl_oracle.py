@@ -14,12 +14,9 @@ Exit 77 (skip) when a wheel is not in the cache (scripts/py-oracles.sh downloads
 """
 import argparse
 import importlib.util
-import json
-import math
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 
@@ -28,31 +25,17 @@ ROOT = os.path.join(HERE, "..", "..")
 spec = importlib.util.spec_from_file_location("verl_schema", os.path.join(ROOT, "scripts", "verl-schema.py"))
 vs = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(vs)
-
-
-def same(a, b):
-    if isinstance(a, bool) or isinstance(b, bool):
-        return a == b and type(a) is type(b)
-    if isinstance(a, float) or isinstance(b, float):
-        if a is None or b is None:
-            return a is b
-        if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
-            return True
-        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-12)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    return a == b and type(a) is type(b)
+sys.path.insert(0, HERE)
+from hydra_oracle import ncdx_print, same  # noqa: E402 - the comparison and the ncdx call of the YAML oracle
 
 
 def first_diff(a, b, path=""):
     if isinstance(a, dict) and isinstance(b, dict):
         for k in sorted(set(a) | set(b)):
-            if k not in a:
-                return f"{path}{k}: only in ncdx"
-            if k not in b:
+            if k not in a:  # a is ncdx's tree, b is Hydra's
                 return f"{path}{k}: only in Hydra"
+            if k not in b:
+                return f"{path}{k}: only in ncdx"
             d = first_diff(a[k], b[k], f"{path}{k}.")
             if d:
                 return d
@@ -147,13 +130,7 @@ def hydra_compose(comp, cdir, name, overrides):
 
 
 def ncdx_compose(ncdx, v, overrides):
-    p = subprocess.run([ncdx, "--json", "audit", "--no-process-env", "--verl-version", v, "--print", "--"] + overrides,
-                       capture_output=True, text=True)
-    if p.returncode == 65:
-        return None, p.stderr.strip()
-    if p.returncode != 0:
-        return None, f"unexpected exit {p.returncode}: {p.stderr.strip()}"
-    return json.loads(p.stdout)["config"], None
+    return ncdx_print(ncdx, ["--verl-version", v], overrides)
 
 
 def main():
@@ -164,6 +141,7 @@ def main():
     ap.add_argument("--min", type=float, default=99.5)
     ap.add_argument("--versions", default=",".join(vs.VERSIONS))
     a = ap.parse_args()
+    a.ncdx, a.cache = os.path.abspath(a.ncdx), os.path.abspath(a.cache)  # the loop chdirs into each wheel
     versions = a.versions.split(",")
     wheels = {}
     for v in versions:
