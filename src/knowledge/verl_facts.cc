@@ -31,20 +31,19 @@ void set_path(nlohmann::json& root, std::string_view dotted, nlohmann::json v) {
   }
 }
 
-void erase_path(nlohmann::json& root, std::string_view dotted) {
-  nlohmann::json* cur = &root;
-  std::size_t start = 0;
-  while (true) {
-    std::size_t dot = dotted.find('.', start);
-    std::string part(dotted.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
-    if (!cur->is_object() || !cur->contains(part)) return;
-    if (dot == std::string_view::npos) {
-      cur->erase(part);
-      return;
-    }
-    cur = &(*cur)[part];
-    start = dot + 1;
+void erase_path(nlohmann::json& node, std::string_view dotted) {
+  auto dot = dotted.find('.');
+  std::string part(dotted.substr(0, dot));
+  if (!node.is_object() || !node.contains(part)) return;
+  if (dot == std::string_view::npos) {
+    node.erase(part);
+    return;
   }
+  auto& next = node[part];
+  erase_path(next, dotted.substr(dot + 1));
+  // A mapping whose keys a group override all removed is gone in Hydra's tree too (an empty
+  // mapping the variant keeps is its own row, set after the removals: VerlFacts::tree).
+  if (next.is_object() && next.empty()) node.erase(part);
 }
 
 }  // namespace
@@ -195,12 +194,13 @@ nlohmann::json VerlFacts::tree(std::string_view config, const core::Version& v, 
   auto apply = [&](const std::string& variant) {
     auto it = by_config_variant_.find(std::string(config) + "\t" + variant);
     if (it == by_config_variant_.end()) return;
-    for (auto r : it->second) {
-      const auto& row = rows_[r];
-      if (!(row.versions >> *i & 1)) continue;
-      if (row.type == "absent") erase_path(t, row.key);
-      else set_path(t, row.key, nlohmann::json::parse(row.value));
-    }
+    for (bool removals : {true, false})  // what the option drops first, then what it sets
+      for (auto r : it->second) {
+        const auto& row = rows_[r];
+        if (!(row.versions >> *i & 1) || (row.type == "absent") != removals) continue;
+        if (removals) erase_path(t, row.key);
+        else set_path(t, row.key, nlohmann::json::parse(row.value));
+      }
   };
   apply("");
   for (const auto& v2 : variants) apply(v2);
