@@ -189,7 +189,13 @@ int run(const AuditFlags& flags, const GlobalOptions& g) {
   }
 
   // Model, env, rules.
-  auto model = analyze::identify_model(f.model_size, analyze::get_string(composed->tree, "actor_rollout_ref.model.path").value_or(""));
+  // The model path the user gave (script, YAML or command line). verl's released default
+  // (~/models/deepseek-llm-7b-chat in ppo_trainer.yaml) is a placeholder, not the user's model: a
+  // size guessed from it would judge the run against a model nobody named.
+  const auto mp_origin = composed->origin.find("actor_rollout_ref.model.path");
+  const bool mp_default = mp_origin == composed->origin.end() || mp_origin->second.rfind("default", 0) == 0;
+  auto model = analyze::identify_model(
+      f.model_size, mp_default ? std::string() : analyze::get_string(composed->tree, "actor_rollout_ref.model.path").value_or(""));
   if (!model) return fail(model.status());
   analyze::AuditContext ctx{*composed, **schema, *verl, assumed, ci.strategy, *torch, *nccl, {}, model->info, model->from,
                             in->script ? &*in->script : nullptr, in->overrides, {}, *thresholds};
