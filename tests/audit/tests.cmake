@@ -21,13 +21,16 @@ audit_golden(playbook_text 2 ${_a}/golden/playbook.txt 0 ${_common} --verl-versi
 audit_golden(playbook_json 2 ${_a}/golden/playbook.json 1 --json ${_common} --verl-version 0.7.1 -- ${_playbook})
 audit_golden(playbook_md 2 ${_a}/golden/playbook.md 0 ${_common} --format md --verl-version 0.7.1 -- ${_playbook})
 audit_golden(playbook_migrate 0 ${_a}/golden/playbook_migrate.sh 0 ${_common} --migrate --verl-version 0.7.1 -- ${_playbook})
-# On FSDP 0.5 the key does not exist: '+' is right, but nothing reads it.
+# On FSDP 0.5 the key does not exist: '+' is right, but nothing reads it. (The rollout's
+# log_prob_micro_batch_size_per_gpu is set so that verl's validate_config passes: the WARN is the timeout's.)
+set(_lp actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4)
 audit_golden(timeout_fsdp05 1 ${_a}/golden/timeout_fsdp05.txt 0 ${_common} --verl-version 0.5.0 --model-size 7B
-             -- +actor_rollout_ref.nccl_timeout=1200)
+             -- +actor_rollout_ref.nccl_timeout=1200 ${_lp})
 # On 0.8+ the key exists and is ignored (engine workers pass timeout_second=None).
 audit_golden(timeout_v08 1 ${_a}/golden/timeout_v08.txt 0 ${_common} --verl-version 0.8.0 --model-size 7B
-             -- actor_rollout_ref.nccl_timeout=1200 actor_rollout_ref.rollout.name=vllm)
-audit_golden(qwen3_8b_json 1 ${_a}/golden/qwen3_8b.json 1 --json ${_common} --verl-version 0.7.1 --nodes 1 --gpus-per-node 8
+             -- actor_rollout_ref.nccl_timeout=1200 actor_rollout_ref.rollout.name=vllm ${_lp})
+# Exit 0: the only WARN it had was verl's own default timeout (600 s), now INFO (#11 §4).
+audit_golden(qwen3_8b_json 0 ${_a}/golden/qwen3_8b.json 1 --json ${_common} --verl-version 0.7.1 --nodes 1 --gpus-per-node 8
              --gpu-mem-gib 80 --script ${_d}/run_qwen3-8b.sh)
 audit_golden(buggy_70b_text 2 ${_a}/golden/buggy_70b.txt 0 ${_common} --verl-version 0.7.1 --nodes 4 --gpus-per-node 8
              --gpu-mem-gib 96 --fabric ib --script ${_d}/qwen2-70b_grpo_32_h20_fsdp_vllm.sh)
