@@ -203,7 +203,34 @@ nlohmann::json VerlFacts::tree(std::string_view config, const core::Version& v, 
       }
   };
   apply("");
-  for (const auto& v2 : variants) apply(v2);
+  const nlohmann::json base = t;
+  // The package a choice fills (actor@actor_rollout_ref.actor -> actor_rollout_ref.actor, critic ->
+  // critic), as a JSON pointer into the tree; nullptr when the tree has no such mapping (a
+  // _global_ group such as model_engine, which selects other groups' options).
+  auto package = [&](const std::string& variant) -> std::optional<nlohmann::json::json_pointer> {
+    std::string choice = variant.substr(0, variant.find('='));
+    std::string pkg = choice.find('@') != std::string::npos ? choice.substr(choice.find('@') + 1) : choice;
+    std::string ptr;
+    for (auto part : core::split(pkg, '.')) ptr += "/" + std::string(part);
+    nlohmann::json::json_pointer p(ptr);
+    if (ptr.empty() || !base.contains(p) || !base.at(p).is_object()) return std::nullopt;
+    return p;
+  };
+  // Hydra composes one option per group (the last override of a choice wins), and an explicit
+  // choice beats the one a _global_ group's defaults pick: global groups first, then the others,
+  // each from the base subtree of its package (the rows are differences from the defaults).
+  std::vector<std::string> order;
+  for (bool global : {true, false})
+    for (std::size_t k = 0; k < variants.size(); ++k) {
+      const std::string choice = variants[k].substr(0, variants[k].find('='));
+      bool later = false;
+      for (std::size_t j = k + 1; j < variants.size(); ++j) later |= variants[j].substr(0, variants[j].find('=')) == choice;
+      if (!later && package(variants[k]).has_value() != global) order.push_back(variants[k]);
+    }
+  for (const auto& v2 : order) {
+    if (auto p = package(v2)) t[*p] = base.at(*p);
+    apply(v2);
+  }
   return t;
 }
 
