@@ -81,6 +81,7 @@ class Interp {
       if (ex.fields.empty()) a.push_back("");
       for (auto& f : ex.fields) a.push_back(f);
     }
+    if (a.size() == 1) return !a[0].empty();  // `[ WORD ]`: true when WORD is not empty (bash test(1))
     if (a.size() == 2 && a[0] == "-z") return a[1].empty();
     if (a.size() == 2 && a[0] == "-n") return !a[1].empty();
     if (a.size() == 3 && (a[1] == "=" || a[1] == "==")) return a[0] == a[2];

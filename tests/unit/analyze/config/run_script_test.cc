@@ -64,12 +64,20 @@ TEST(RunScript, UndefinedVariableAndMissingDollar) {
 }
 
 TEST(RunScript, UnresolvedIsReportedNotGuessed) {
+  // `[ x ]` is true in bash (a non-empty word): the then-branch is the one that runs (#11 §3: the
+  // branch the defaults select is audited). A command substitution is never run: unresolved.
   auto r = parse("G=$(nvidia-smi -L | wc -l)\nif [ x ]; then TP=4; else TP=2; fi\n"
                  "python3 -m verl.trainer.main_ppo trainer.n_gpus_per_node=$G a.tp=$TP a.x=$((G*2))\n");
   ASSERT_EQ(r.overrides.size(), 3u);
-  for (const auto& o : r.overrides) EXPECT_FALSE(o.unresolved.empty()) << o.text;
+  EXPECT_FALSE(r.overrides[0].unresolved.empty());
+  EXPECT_EQ(r.overrides[1].text, "a.tp=4");
+  EXPECT_FALSE(r.overrides[2].unresolved.empty());
   EXPECT_TRUE(has_issue(r, "script.unresolved", "trainer.n_gpus_per_node"));
-  EXPECT_TRUE(has_issue(r, "script.unresolved", "a.tp"));
+  EXPECT_FALSE(has_issue(r, "script.branch", "branch"));  // decided statically: nothing to say
+  // A condition only the machine can answer: the then-branch, and the audit says so.
+  auto u = parse("if [ -f /etc/x ]; then TP=4; else TP=2; fi\npython3 -m verl.trainer.main_ppo a.tp=$TP\n");
+  EXPECT_EQ(texts(u), (std::vector<std::string>{"a.tp=4"}));
+  EXPECT_TRUE(has_issue(u, "script.branch", "branch"));
 }
 
 TEST(RunScript, FieldSplittingOfUnquotedExpansions) {
