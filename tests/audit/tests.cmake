@@ -91,3 +91,19 @@ add_test(NAME audit.verl_hydra_oracle
          COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'skip: no ${_venv_py} (bash scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' tests/audit/verl_oracle.py $<TARGET_FILE:ncdx> '${_wheels}' --sets 40 --min 99.5"
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(audit.verl_hydra_oracle PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
+
+# Entry points and the shell of real run scripts (#11 §2, §3): fixtures in the shapes of the
+# official examples (tests/data/audit/examples), given as the positional argument.
+set(_x ${_d}/examples)
+audit_golden(example_arrays_model_engine 0 ${_a}/golden/example_arrays_model_engine.txt 0 ${_common} --verl-version 0.9.1
+             --nodes 1 --gpus-per-node 8 ${_x}/arrays_model_engine.sh)
+audit_golden(example_ray_submit_group 0 ${_a}/golden/example_ray_submit_group.txt 0 ${_common} --verl-version 0.7.1
+             --nodes 2 --gpus-per-node 8 ${_x}/ray_submit_group.sh)
+audit_golden(example_case_branches 0 ${_a}/golden/example_case_branches.txt 0 ${_common} --verl-version 0.7.1
+             --nodes 1 --gpus-per-node 8 ${_x}/case_branches.sh)
+audit_golden(example_sft_torchrun 1 ${_a}/golden/example_sft_torchrun.txt 0 ${_common} --verl-version 0.7.0
+             --nodes 1 --gpus-per-node 8 ${_x}/sft_torchrun.sh)
+audit_rc(example_recipe_entry 1 "'-m recipe.dapo.main_dapo' is not an entry point of verl 0.9.1" ${_common}
+         --verl-version 0.9.1 ${_x}/recipe_entry.sh)
+audit_rc(example_generation_gone 1 "main_generation' is not an entry point of verl 0.9.1 \\(it is one in verl 0.4.0-0.7.0"
+         ${_common} --verl-version 0.9.1 ${_x}/generation.sh)
