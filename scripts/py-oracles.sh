@@ -13,3 +13,13 @@ if [ ! -x "$BUILD_DIR/venv/bin/python3" ]; then
 fi
 "$BUILD_DIR/venv/bin/python3" -m pip install --quiet --disable-pip-version-check "hydra-core>=1.3,<1.4" "omegaconf>=2.3,<2.4" "jsonschema>=4,<5" "lxml>=4.9,<6"
 "$BUILD_DIR/venv/bin/python3" -c 'import hydra, omegaconf; print("oracles: hydra-core", hydra.__version__, "omegaconf", omegaconf.__version__)'
+# verl's released wheels (~12 MB, --no-deps: only verl's own files) for the facts-table freshness
+# test and the Hydra oracle on verl's real config (tests/audit/verl_oracle.py). Nothing of verl runs.
+"$BUILD_DIR/venv/bin/python3" - "$BUILD_DIR/verl-wheels" <<'PY'
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("vs", "scripts/verl-schema.py")
+vs = importlib.util.module_from_spec(spec); spec.loader.exec_module(vs)
+for v in vs.VERSIONS:
+    vs.wheel_path(sys.argv[1], v, offline=False)
+print("verl wheels:", ", ".join(vs.VERSIONS), "in", sys.argv[1])
+PY

@@ -49,14 +49,65 @@ core::Result<std::map<std::string, double>> parse_thresholds(const std::vector<s
   return out;
 }
 
-int run(const AuditFlags& f, const GlobalOptions& g) {
-  if (f.config.empty() && f.script.empty() && f.overrides.empty())
-    return fail(core::Status::usage("nothing to audit: give --config FILE.yaml, --script run.sh and/or overrides after --"));
+// `ncdx audit run.sh` / `ncdx audit config.yaml`: a positional word without '=' that is not a
+// deletion (~key) names the script or the config.
+AuditFlags take_positional_paths(AuditFlags f) {
+  std::vector<std::string> rest;
+  for (const auto& o : f.overrides) {
+    bool path_like = o.find('=') == std::string::npos && !o.empty() && o[0] != '~';
+    auto ends = [&](std::string_view suf) {
+      return o.size() >= suf.size() && o.compare(o.size() - suf.size(), suf.size(), suf) == 0;
+    };
+    if (path_like && (ends(".yaml") || ends(".yml")) && f.config.empty()) f.config = o;
+    else if (path_like && f.script.empty()) f.script = o;
+    else rest.push_back(o);
+  }
+  f.overrides = rest;
+  return f;
+}
+
+// The config the script's entry point composes: `-m MODULE` of the wheel, `--config-name` beside it.
+// nullopt with the reason when ncdx does not know it (exit 1: never audited as PPO).
+std::optional<std::string> entry_config(const knowledge::VerlFacts& facts, const analyze::RunScript& rs,
+                                        const core::Version& v, std::string& why) {
+  std::string module = rs.module.empty() ? "verl.trainer.main_ppo" : rs.module;
+  auto cfg = facts.entry_config(module, v);
+  std::string at = rs.file + (rs.entry_line ? ":" + std::to_string(rs.entry_line) : "");
+  if (!cfg) {
+    auto m = facts.module_versions(module);
+    why = at + ": '-m " + module + "' is not an entry point of verl " + v.str() +
+          (m ? " (it is one in verl " + facts.span(m) + "; pass --verl-version)" : " (no verl release " +
+               facts.span(~knowledge::VersionMask(0) >> (32 - facts.versions().size())) + " has it)") +
+          "; ncdx audits verl's own entry points only";
+    return std::nullopt;
+  }
+  if (rs.config_name) {
+    std::string name = *rs.config_name;
+    if (name.size() > 5 && name.compare(name.size() - 5, 5, ".yaml") == 0) name.resize(name.size() - 5);
+    std::string id = cfg->substr(0, cfg->rfind('/') + 1) + name;
+    if (!rs.config_path && !facts.has_config(id, v)) {
+      why = at + ": --config-name " + *rs.config_name + " is not a config of verl " + v.str() + " beside " + *cfg;
+      return std::nullopt;
+    }
+    if (facts.has_config(id, v)) return id;
+  }
+  return cfg;
+}
+
+int run(const AuditFlags& flags, const GlobalOptions& g) {
+  const AuditFlags f = take_positional_paths(flags);
+  if (f.config.empty() && f.script.empty() && f.overrides.empty() && f.env_file.empty())
+    return fail(core::Status::usage(
+        "nothing to audit: give a run.sh or config.yaml (or --script/--config), overrides after --, or --env-file"));
   auto schema = knowledge::VerlSchema::get();
   if (!schema) return fail(schema.status());
   bool assumed = f.verl.empty();
   auto verl = assumed ? std::optional<core::Version>((*schema)->latest()) : core::Version::parse(f.verl);
   if (!verl) return fail(core::Status::usage("--verl-version '" + f.verl + "': expected a version like 0.7.1"));
+  if (!(*schema)->facts().index(*verl))
+    return fail(core::Status::usage("--verl-version " + f.verl + ": ncdx has verl's released config for " +
+                                    (*schema)->facts().span(~knowledge::VersionMask(0) >> (32 - (*schema)->facts().versions().size())) +
+                                    " only"));
   auto nccl = version_flag("--nccl-version", f.nccl);
   if (!nccl) return fail(nccl.status());
   auto torch = version_flag("--torch-version", f.torch);
@@ -104,15 +155,28 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
   ci.bare = f.bare;
   std::optional<std::string> config_name = in->script ? in->script->config_name : std::nullopt;
   ci.strategy = analyze::detect_strategy(config_name, in->overrides, std::nullopt);
+  if (in->script && !f.bare) {
+    std::string why;
+    auto cfg = entry_config((*schema)->facts(), *in->script, *verl, why);
+    if (!cfg) {
+      std::fprintf(stderr, "ncdx audit: %s\n", why.c_str());
+      return 1;
+    }
+    ci.config = *cfg;
+  }
+  if (ci.config.empty()) ci.config = knowledge::VerlSchema::config_for(ci.strategy);
   auto composed = analyze::compose_verl(ci);
   if (!composed) return fail(composed.status());
-  if (auto s = analyze::get_string(composed->tree, "actor_rollout_ref.actor.strategy");
-      s && *s == "megatron" && ci.strategy != knowledge::Strategy::megatron && !f.bare) {
-    ci.strategy = knowledge::Strategy::megatron;  // the YAML said so: recompose with the Megatron schema
+  if (composed->strategy != ci.strategy && !f.bare && ci.config == knowledge::kFsdpConfig &&
+      ci.yaml_text && composed->groups.empty()) {
+    // The YAML says actor strategy megatron: it is a Megatron config (ppo_megatron_trainer's defaults).
+    ci.config = knowledge::kMegatronConfig;
     composed = analyze::compose_verl(ci);
     if (!composed) return fail(composed.status());
   }
-  if (f.bare && !composed->applied.issues.empty()) {  // Hydra raises on the first bad override
+  ci.strategy = composed->strategy;
+  // Hydra raises on the first bad override: no config to print (and --bare is Hydra's compose alone).
+  if ((f.bare || f.print) && !composed->applied.issues.empty()) {
     const auto& is = composed->applied.issues.front();
     return fail(core::Status::bad_input(is.origin + ": " + is.message));
   }
@@ -125,7 +189,13 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
   }
 
   // Model, env, rules.
-  auto model = analyze::identify_model(f.model_size, analyze::get_string(composed->tree, "actor_rollout_ref.model.path").value_or(""));
+  // The model path the user gave (script, YAML or command line). verl's released default
+  // (~/models/deepseek-llm-7b-chat in ppo_trainer.yaml) is a placeholder, not the user's model: a
+  // size guessed from it would judge the run against a model nobody named.
+  const auto mp_origin = composed->origin.find("actor_rollout_ref.model.path");
+  const bool mp_default = mp_origin == composed->origin.end() || mp_origin->second.rfind("default", 0) == 0;
+  auto model = analyze::identify_model(
+      f.model_size, mp_default ? std::string() : analyze::get_string(composed->tree, "actor_rollout_ref.model.path").value_or(""));
   if (!model) return fail(model.status());
   analyze::AuditContext ctx{*composed, **schema, *verl, assumed, ci.strategy, *torch, *nccl, {}, model->info, model->from,
                             in->script ? &*in->script : nullptr, in->overrides, {}, *thresholds};
@@ -141,7 +211,9 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
   }
   ctx.cluster = {f.nodes, gpus_per_node, fabric.empty() ? std::nullopt : std::optional<std::string>(fabric), f.gpu_mem_gib};
   for (const auto& e : in->env) ctx.env[e.name] = e.value;
-  auto rows = analyze::run_audit(ctx);
+  // --env-file alone: the env is what is audited (no verl config was given to judge).
+  const bool env_only = f.config.empty() && f.script.empty() && f.overrides.empty();
+  auto rows = env_only ? std::vector<analyze::AuditRow>{} : analyze::run_audit(ctx);
 
   analyze::EnvLintInput li;
   for (const auto& e : in->env) {
@@ -176,7 +248,8 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
   }
 
   std::string verl_desc = "verl " + verl->str() + (assumed ? " (assumed: newest known; pass --verl-version)" : "") + ", " +
-                          knowledge::to_string(ci.strategy) + " trainer config";
+                          composed->config + ".yaml" + (composed->groups.empty() ? "" : " with " + core::join(composed->groups, " ")) +
+                          " (" + knowledge::to_string(ci.strategy) + ")";
   std::string model_desc = model->info ? "model " + model->info->id +
                                              (model->info->params_b ? " (" + analyze::fmt_num(*model->info->params_b) + "B)" : "") +
                                              " from " + model->from
@@ -194,6 +267,8 @@ int run(const AuditFlags& f, const GlobalOptions& g) {
     context["verl_version_assumed"] = assumed;
     context["torch_version"] = torch->has_value() ? nlohmann::json((*torch)->str()) : nlohmann::json(nullptr);
     context["strategy"] = knowledge::to_string(ci.strategy);
+    context["verl_config"] = composed->config;
+    context["config_groups"] = composed->groups;
     context["cluster"] = {{"nodes", core::opt_json(f.nodes)}, {"gpus_per_node", core::opt_json(f.gpus_per_node)},
                           {"fabric", f.fabric.empty() ? nlohmann::json(nullptr) : nlohmann::json(f.fabric)},
                           {"gpu_mem_gib", core::opt_json(f.gpu_mem_gib)}};
@@ -241,7 +316,7 @@ CLI::App* add_audit(CLI::App& root, const GlobalOptions& global, int& exit_code)
   cmd->add_flag("--print", f.print, "print the composed config (YAML; JSON with --json) instead of the audit");
   cmd->add_flag("--migrate", f.migrate, "print the overrides and env rewritten for --verl-version");
   cmd->add_flag("--bare", f.bare, "compose the YAML + overrides only (no verl schema defaults; strict Hydra)");
-  cmd->add_option("overrides", f.overrides, "Hydra overrides (after --)");
+  cmd->add_option("overrides", f.overrides, "a run.sh or config.yaml to audit, and/or Hydra overrides (after --)");
   cmd->callback([&global, &exit_code] { exit_code = run(f, global); });
   return cmd;
 }

@@ -2,6 +2,8 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <map>
+
 #include "knowledge/embedded.h"
 #include "knowledge/yaml_json.h"
 
@@ -60,8 +62,8 @@ core::Result<VerlSchema> parse_verl_schema(std::string_view text) {
   VerlSchema s;
   try {
     YAML::Node root = YAML::Load(std::string(text));
-    for (const auto& v : root["versions"]) s.versions_.push_back(ver(v));
-    s.latest_ = ver(root["latest"]);
+    for (const auto& v : root["versions"]) s.versions_.push_back(ver(v));  // without facts only (tests)
+    if (root["latest"]) s.latest_ = ver(root["latest"]);
     for (const auto& n : root["keys"]) {
       VerlKey k;
       k.key = n["key"].as<std::string>();
@@ -99,11 +101,38 @@ core::Result<VerlSchema> parse_verl_schema(std::string_view text) {
   return s;
 }
 
+void VerlSchema::attach(const VerlFacts& f) {
+  facts_ = &f;
+  versions_ = f.versions();
+  latest_ = versions_.back();
+  std::map<std::string, std::size_t> at;
+  for (std::size_t i = 0; i < keys_.size(); ++i) at[keys_[i].key] = i;
+  for (const char* config : {kFsdpConfig, kMegatronConfig}) {
+    for (const auto& v : versions_)
+      for (const auto& key : f.keys(config, v))
+        if (!at.count(key)) {
+          at[key] = keys_.size();
+          VerlKey k;
+          k.key = key;
+          keys_.push_back(std::move(k));
+        }
+  }
+  for (auto& k : keys_) {
+    k.in_fsdp = f.key_versions(kFsdpConfig, k.key);
+    k.in_megatron = f.key_versions(kMegatronConfig, k.key);
+  }
+}
+
 core::Result<const VerlSchema*> VerlSchema::get() {
   static const core::Result<VerlSchema> parsed = [] {
     auto text = embedded("verl_schema.yaml");
     if (!text) return core::Result<VerlSchema>(core::Status::internal("verl_schema.yaml not embedded"));
-    return parse_verl_schema(*text);
+    auto s = parse_verl_schema(*text);
+    if (!s) return s;
+    auto f = VerlFacts::get();
+    if (!f) return core::Result<VerlSchema>(f.status());
+    s->attach(**f);
+    return s;
   }();
   if (!parsed) return parsed.status();
   return &parsed.value();
@@ -127,6 +156,10 @@ const InventedKey* VerlSchema::invented(std::string_view key) const {
 }
 
 bool VerlSchema::exists(const VerlKey& k, const core::Version& v, Strategy s) const {
+  if (facts_) {  // the released config decides
+    auto i = facts_->index(v);
+    return i && ((s == Strategy::fsdp ? k.in_fsdp : k.in_megatron) >> *i & 1);
+  }
   if (k.only && *k.only != s) return false;
   if (auto since = k.since.get(s); since && v < *since) return false;
   if (auto removed = k.removed.get(s); removed && v >= *removed) return false;
@@ -141,6 +174,7 @@ bool VerlSchema::is_read(const VerlKey& k, const core::Version& v, Strategy s) c
 }
 
 std::optional<nlohmann::json> VerlSchema::default_for(const VerlKey& k, const core::Version& v, Strategy s) const {
+  if (facts_) return facts_->value(config_for(s), v, k.key);
   if (s == Strategy::megatron && k.megatron_default) return k.megatron_default;
   std::optional<nlohmann::json> out = k.default_value;
   for (const auto& [since, val] : k.defaults)
@@ -149,6 +183,7 @@ std::optional<nlohmann::json> VerlSchema::default_for(const VerlKey& k, const co
 }
 
 nlohmann::json VerlSchema::defaults_tree(const core::Version& v, Strategy s) const {
+  if (facts_) return facts_->tree(config_for(s), v, {});
   nlohmann::json tree = nlohmann::json::object();
   for (const auto& k : keys_) {
     if (!exists(k, v, s)) continue;
@@ -158,6 +193,7 @@ nlohmann::json VerlSchema::defaults_tree(const core::Version& v, Strategy s) con
 }
 
 std::vector<std::string> VerlSchema::keys_in(const core::Version& v, Strategy s) const {
+  if (facts_) return facts_->keys(config_for(s), v);
   std::vector<std::string> out;
   for (const auto& k : keys_)
     if (exists(k, v, s)) out.push_back(k.key);
@@ -165,6 +201,11 @@ std::vector<std::string> VerlSchema::keys_in(const core::Version& v, Strategy s)
 }
 
 std::string VerlSchema::span(const VerlKey& k) const {
+  if (facts_) {
+    std::string f = facts_->span(k.in_fsdp), m = facts_->span(k.in_megatron);
+    if (f == m) return f;
+    return "fsdp " + f + "; megatron " + m;
+  }
   auto one = [&](Strategy s) {
     std::string out;
     if (k.only && *k.only != s) return std::string("never");

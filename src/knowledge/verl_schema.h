@@ -1,7 +1,8 @@
 #pragma once
-// The versioned verl config schema (data/verl_schema.yaml): which keys exist in which verl version
-// and trainer config (FSDP ppo_trainer vs Megatron ppo_megatron_trainer), their defaults, whether
-// the version reads them, renames, and the invented keys of the playbook.
+// The versioned verl config schema. Which keys exist in which verl version and trainer config
+// (FSDP ppo_trainer vs Megatron ppo_megatron_trainer) and their defaults come from verl's released
+// config (VerlFacts, generated from the wheels); data/verl_schema.yaml adds what the config files
+// cannot say: whether the version's code reads a key, renames, and keys invented by playbooks.
 #include <nlohmann/json.hpp>
 
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "core/result.h"
 #include "core/semver.h"
+#include "knowledge/verl_facts.h"
 
 namespace ncdx::knowledge {
 
@@ -23,8 +25,13 @@ struct Gate {
   std::optional<core::Version> get(Strategy s) const { return s == Strategy::fsdp ? fsdp : megatron; }
 };
 
+// The trainer configs the strategies compose (verl/trainer/config/<name>.yaml in the wheel).
+inline constexpr const char* kFsdpConfig = "trainer/config/ppo_trainer";
+inline constexpr const char* kMegatronConfig = "trainer/config/ppo_megatron_trainer";
+
 struct VerlKey {
   std::string key, type, note, source;
+  VersionMask in_fsdp = 0, in_megatron = 0;  // versions whose released config has the key (VerlFacts)
   std::optional<nlohmann::json> default_value;            // not recorded = nullopt
   std::vector<std::pair<core::Version, nlohmann::json>> defaults;  // per version, ascending
   std::optional<nlohmann::json> megatron_default;
@@ -58,6 +65,8 @@ class VerlSchema {
   std::string span(const VerlKey& k) const;
 
   const std::vector<VerlKey>& keys() const { return keys_; }
+  const VerlFacts& facts() const { return *facts_; }
+  static const char* config_for(Strategy s) { return s == Strategy::fsdp ? kFsdpConfig : kMegatronConfig; }
   const core::Version& latest() const { return latest_; }
   const std::vector<core::Version>& versions() const { return versions_; }
 
@@ -66,6 +75,8 @@ class VerlSchema {
   std::vector<InventedKey> invented_;
   std::vector<core::Version> versions_;
   core::Version latest_;
+  const VerlFacts* facts_ = nullptr;
+  void attach(const VerlFacts& f);
   friend core::Result<VerlSchema> parse_verl_schema(std::string_view text);
 };
 

@@ -14,7 +14,8 @@ namespace {
 std::string summary_line(const std::vector<analyze::AuditRow>& rows) {
   const auto n = core::tally_of(rows);
   return std::to_string(rows.size()) + " checks: " + std::to_string(n.fail) + " FAIL, " + std::to_string(n.warn) + " WARN, " +
-         std::to_string(n.pass) + " PASS, " + std::to_string(n.skip) + " SKIP";
+         std::to_string(n.pass) + " PASS, " + std::to_string(n.skip) + " SKIP" +
+         (n.info ? ", " + std::to_string(n.info) + " INFO" : "");
 }
 
 std::string shorten(const std::string& s, std::size_t n) {
@@ -104,7 +105,7 @@ nlohmann::json audit_json(const std::vector<analyze::AuditRow>& rows, const nloh
   }
   const auto n = core::tally_of(rows);
   return {{"schema", "ncdx.audit/1"},
-          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"warn", n.warn}, {"fail", n.fail}, {"skip", n.skip}}},
+          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"info", n.info}, {"warn", n.warn}, {"fail", n.fail}, {"skip", n.skip}}},
           {"rows", arr},
           {"context", context}};
 }

@@ -14,12 +14,12 @@ from omegaconf import OmegaConf
 
 
 def same(a, b):
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a == b and type(a) is type(b)
     if isinstance(a, float) or isinstance(b, float):
-        if isinstance(a, bool) or isinstance(b, bool):
-            return a == b and type(a) is type(b)
         if a is None or b is None:
             return a is b
-        if math.isnan(a) and (b is None or math.isnan(b)):
+        if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
             return True
         return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-12)
     if isinstance(a, dict) and isinstance(b, dict):
@@ -40,14 +40,20 @@ def hydra_compose(yaml_path, overrides):
         return None, f"{type(e).__name__}: {e}"
 
 
-def ncdx_compose(ncdx, yaml_path, overrides):
-    p = subprocess.run([ncdx, "--json", "audit", "--no-process-env", "--bare", "--print", "--config", yaml_path, "--"] + overrides,
+def ncdx_print(ncdx, flags, overrides):
+    """`ncdx --json audit --print FLAGS -- OVERRIDES`: (composed config, None), or (None, why) when
+    ncdx refuses (exit 65, like Hydra raising) or fails otherwise. Shared with verl_oracle.py."""
+    p = subprocess.run([ncdx, "--json", "audit", "--no-process-env", "--print"] + flags + ["--"] + overrides,
                        capture_output=True, text=True)
     if p.returncode == 65:
         return None, p.stderr.strip()
     if p.returncode != 0:
         return None, f"unexpected exit {p.returncode}: {p.stderr.strip()}"
     return json.loads(p.stdout)["config"], None
+
+
+def ncdx_compose(ncdx, yaml_path, overrides):
+    return ncdx_print(ncdx, ["--bare", "--config", yaml_path], overrides)
 
 
 def main():

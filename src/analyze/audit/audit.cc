@@ -1,5 +1,7 @@
 #include "analyze/audit/audit.h"
 
+#include <set>
+
 #include <cmath>
 #include <cstdio>
 
@@ -25,6 +27,7 @@ void rule_gpu_util(const AuditContext&, std::vector<AuditRow>&);
 void rule_training_memory(const AuditContext&, std::vector<AuditRow>&);
 void rule_bucket(const AuditContext&, std::vector<AuditRow>&);
 void rule_timeline(const AuditContext&, std::vector<AuditRow>&);
+void rule_log_prob_micro_batch(const AuditContext&, std::vector<AuditRow>&);
 
 const std::vector<AuditRuleDef>& audit_rule_registry() {
   static const std::vector<AuditRuleDef> r = {
@@ -39,6 +42,7 @@ const std::vector<AuditRuleDef>& audit_rule_registry() {
       {"verl.divisible.rollout", rule_divisible_rollout},
       {"verl.divisible.batch", rule_divisible_batch},
       {"verl.divisible.mini-batch", rule_mini_batch},
+      {"verl.log-prob-micro-batch", rule_log_prob_micro_batch},
       {"verl.divisible.ulysses-heads", rule_ulysses_heads},
       {"verl.memory.gpu-util", rule_gpu_util},
       {"verl.memory.training-state", rule_training_memory},
@@ -60,7 +64,13 @@ double AuditContext::threshold(const std::string& rule, const std::string& name)
 
 std::vector<AuditRow> run_audit(const AuditContext& ctx) {
   std::vector<AuditRow> rows;
-  for (const auto& r : audit_rule_registry()) r.run(ctx, rows);
+  // SFT, generation and eval configs (verl_entry_points.tsv) have no actor_rollout_ref: the PPO
+  // rules (rollout, batch, timeout, weight sync) have nothing to judge there. On sft_trainer they
+  // reported "8 rollout replicas" and a timeout "0.7.0 does not read".
+  const bool ppo = ctx.cfg.tree.is_object() && ctx.cfg.tree.contains("actor_rollout_ref");
+  static const std::set<std::string> any_config = {"verl.keys", "script", "verl.backend", "verl.resources.gpus"};
+  for (const auto& r : audit_rule_registry())
+    if (ppo || ctx.cfg.config.empty() || any_config.count(r.id)) r.run(ctx, rows);
   return rows;
 }
 

@@ -1,12 +1,37 @@
 #include "analyze/audit/migrate.h"
 
+#include <cctype>
 #include <regex>
 
 namespace ncdx::analyze {
 
+// Quotes for bash, keeping shell variables the script used ($HOME/..., ${DATA}) live: those words
+// are double-quoted with every other '$' (Hydra's ${oc.env:X} interpolations) escaped; words without
+// variables are single-quoted.
 std::string shell_quote(const std::string& s) {
   static const std::regex safe(R"([A-Za-z0-9_./:=,+@%-]*)");
   if (!s.empty() && std::regex_match(s, safe)) return s;
+  auto name_start = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; };
+  auto is_var = [&](std::size_t i) {  // s[i] == '$' starts $NAME or ${NAME}
+    if (i + 1 < s.size() && name_start(s[i + 1])) return true;
+    if (i + 2 < s.size() && s[i + 1] == '{' && name_start(s[i + 2])) {
+      std::size_t k = i + 2;
+      while (k < s.size() && (std::isalnum(static_cast<unsigned char>(s[k])) || s[k] == '_')) ++k;
+      return k < s.size() && s[k] == '}';
+    }
+    return false;
+  };
+  bool has_var = false;
+  for (std::size_t i = 0; i < s.size(); ++i) has_var |= s[i] == '$' && is_var(i);
+  if (has_var) {
+    std::string out = "\"";
+    for (std::size_t i = 0; i < s.size(); ++i) {
+      char c = s[i];
+      if (c == '"' || c == '\\' || c == '`' || (c == '$' && !is_var(i))) out.push_back('\\');
+      out.push_back(c);
+    }
+    return out + "\"";
+  }
   std::string out = "'";
   for (char c : s) {
     if (c == '\'') out += "'\\''";

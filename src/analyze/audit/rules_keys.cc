@@ -19,6 +19,18 @@ bool owned_elsewhere(const std::string& key) {
   return ends("nccl_timeout") || ends("timeline_json_file") || key == "trainer.dist_backend";
 }
 
+// Under a mapping that verl's released config at this version leaves empty ({}: engine_kwargs.sglang,
+// model.override_config, ...): a free-form dict verl hands on whole, so a '+' child is read, not
+// ignored, even when an older release listed that child as a key (verl_config.tsv).
+bool under_free_form(const AuditContext& ctx, const std::string& key) {
+  const auto& facts = ctx.schema.facts();
+  for (auto dot = key.rfind('.'); dot != std::string::npos && dot > 0; dot = key.rfind('.', dot - 1)) {
+    auto v = facts.value(ctx.cfg.config, ctx.verl, key.substr(0, dot));
+    if (v) return v->is_object() && v->empty();
+  }
+  return false;
+}
+
 std::string value_after_eq(const std::string& input) {
   auto eq = input.find('=');
   return eq == std::string::npos ? std::string() : input.substr(eq + 1);
@@ -95,7 +107,7 @@ void rule_keys(const AuditContext& ctx, std::vector<AuditRow>& rows) {
       r.source = inv->source;
       rows.push_back(std::move(r));
       reported.insert(o.key);
-    } else if (k && !k->open && !ctx.schema.exists(*k, ctx.verl, ctx.strategy)) {
+    } else if (k && !k->open && !ctx.schema.exists(*k, ctx.verl, ctx.strategy) && !under_free_form(ctx, o.key)) {
       AuditRow r = make_row("verl.keys", o.key, o.value_text(), core::Outcome::warn);
       r.origin = o.origin;
       r.risk = "silently ignored";
@@ -106,7 +118,7 @@ void rule_keys(const AuditContext& ctx, std::vector<AuditRow>& rows) {
       r.source = k->source;
       rows.push_back(std::move(r));
       reported.insert(o.key);
-    } else if (k && !k->open && !ctx.schema.is_read(*k, ctx.verl, ctx.strategy)) {
+    } else if (k && !k->open && !ctx.schema.is_read(*k, ctx.verl, ctx.strategy) && !under_free_form(ctx, o.key)) {
       AuditRow r = make_row("verl.keys", o.key, o.value_text(), core::Outcome::warn);
       r.origin = o.origin;
       r.risk = "silently ignored";
@@ -138,6 +150,7 @@ void rule_script(const AuditContext& ctx, std::vector<AuditRow>& rows) {
   for (const auto& is : ctx.script->issues) {
     core::Outcome status = core::Outcome::warn;
     if (is.rule == "script.missing-dollar") status = core::Outcome::fail;
+    if (is.rule == "script.branch") status = core::Outcome::info;  // which branch was audited: said, not judged
     if (is.rule == "script.undefined-var" && is.message.find("assignment of") == std::string::npos) status = core::Outcome::fail;
     std::string rule = is.rule == "script.entry" ? "script.unresolved" : is.rule;
     AuditRow r = make_row(rule, is.subject.empty() ? ctx.script->file : is.subject, "", status);

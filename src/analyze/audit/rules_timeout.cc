@@ -1,7 +1,7 @@
 // verl.timeout: the effective process-group timeout for this verl version and worker type, against
-// the (overridable) size tiers. Facts: verl.md §2.3 (who reads nccl_timeout, per version),
-// PyTorch 2.15.0 torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp:165 (torch's default is 10 min
-// for NCCL process groups).
+// the (overridable) size tiers. Who reads nccl_timeout per version: verl_schema.yaml (verl
+// 0.7.1 verl/workers/fsdp_workers.py:162; no reader from 0.8.0); PyTorch 2.15.0
+// torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp:165 (torch's default is 10 min for NCCL process groups).
 #include <cmath>
 
 #include "analyze/audit/audit.h"
@@ -108,6 +108,14 @@ void rule_timeout(const AuditContext& ctx, std::vector<AuditRow>& rows) {
   if (effective < risky) r.status = core::Outcome::fail;
   else if (effective < rec) r.status = core::Outcome::warn;
   if (user_set && !read) r.status = r.status == core::Outcome::fail ? core::Outcome::fail : core::Outcome::warn;
+  // verl's own default (600 s, or no key at all) is never a WARN: INFO with the size tiers as advice.
+  auto verl_default = exists ? schema.default_for(*key, ctx.verl, ctx.strategy) : std::nullopt;
+  const bool is_default = !user_set || (configured && verl_default && verl_default->is_number_integer() &&
+                                        verl_default->get<long long>() == *configured);
+  if (is_default && r.status == core::Outcome::warn && !(user_set && !read)) {
+    r.status = core::Outcome::info;
+    r.why = "verl's default. Advice: " + r.why;
+  }
   auto gpus = config_gpus(ctx);
   std::string scale;
   if (gpus && ctx.model && ctx.model->params_b && *gpus >= ctx.threshold("verl.timeout", "large_scale_gpus") &&

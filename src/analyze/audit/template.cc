@@ -143,6 +143,14 @@ core::Result<VerlTemplate> make_template(const TemplateInput& in) {
     add("actor_rollout_ref.ref.fsdp_config.param_offload=True", "the reference model only runs forward passes");
   }
 
+  // verl's validate_config raises ValueError when neither log_prob_micro_batch_size nor its _per_gpu
+  // form is set for the rollout and the reference (verl 0.7.1 verl/utils/config.py:141; verl 0.9.1
+  // verl/utils/config.py:155; verl 0.5.0 verl/trainer/ppo/ray_trainer.py:450).
+  const int lp_micro = params >= 60e9 ? 2 : 4;
+  add("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=" + std::to_string(lp_micro),
+      "required by verl's validate_config (verl/utils/config.py): forward-only log-prob micro batch");
+  add("actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=" + std::to_string(lp_micro), "the same for the reference model");
+
   // Timeout: the audit's size tiers (playbook defaults); verl reads the key only up to 0.7.x.
   double timeout = tier_timeout_s(model->params_b, threshold("verl.timeout", "small_model_max_b"),
                                   threshold("verl.timeout", "small_model_timeout_s"), threshold("verl.timeout", "large_model_min_b"),

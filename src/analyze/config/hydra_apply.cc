@@ -1,15 +1,57 @@
 #include "analyze/config/hydra_apply.h"
 
+#include <optional>
+
 #include "analyze/config/config_tree.h"
 
 namespace ncdx::analyze {
 namespace {
 
 // OmegaConf.select(cfg, key, throw_on_missing=False): the value, or nullopt for missing, null or ???.
+// An interpolation `${a.b}`, `${.sibling}` or `${oc.select:.sibling,default}` followed to the node it
+// names (OmegaConf's relative keys: one leading dot = the key's own parent node, each further dot one
+// level up). nullopt when it is another kind of interpolation or too deep.
+std::optional<nlohmann::json> resolve(const nlohmann::json& cfg, const std::string& key, int depth = 0) {
+  const auto* j = find_path(cfg, key);
+  if (!j) return std::nullopt;
+  if (!j->is_string()) return *j;
+  const auto& s = j->get_ref<const std::string&>();
+  if (s.size() < 3 || s.rfind("${", 0) != 0 || s.back() != '}' || s.find("${", 2) != std::string::npos) return *j;
+  if (depth > 8) return std::nullopt;
+  std::string inner = s.substr(2, s.size() - 3), fallback;
+  bool select = inner.rfind("oc.select:", 0) == 0;
+  if (select) {
+    inner = inner.substr(10);
+    auto comma = inner.find(',');
+    fallback = comma == std::string::npos ? "null" : inner.substr(comma + 1);
+    inner = inner.substr(0, comma);
+  } else if (inner.find(':') != std::string::npos) {
+    return std::nullopt;  // a resolver (oc.env, ...): its value is not in the tree
+  }
+  std::string target = inner;
+  if (!inner.empty() && inner[0] == '.') {
+    std::size_t dots = inner.find_first_not_of('.');
+    if (dots == std::string::npos) return std::nullopt;
+    std::string base = key;
+    for (std::size_t d = 0; d < dots; ++d) {
+      auto cut = base.rfind('.');
+      base = cut == std::string::npos ? std::string() : base.substr(0, cut);
+    }
+    target = (base.empty() ? "" : base + ".") + inner.substr(dots);
+  }
+  if (find_path(cfg, target)) return resolve(cfg, target, depth + 1);
+  if (select && fallback == "null") return nlohmann::json(nullptr);
+  return std::nullopt;
+}
+
 bool has_value(const nlohmann::json& cfg, const std::string& key) {
   auto j = find_path(cfg, key);
   if (!j || j->is_null()) return false;
   if (j->is_string() && j->get_ref<const std::string&>() == "???") return false;
+  // Hydra's '+' check selects the value with interpolations resolved: ${oc.select:.x,null} with x
+  // null is free (Hydra 1.3 ConfigLoaderImpl._apply_overrides_to_config, OverrideType.ADD).
+  if (auto r = resolve(cfg, key); r && (r->is_null() || (r->is_string() && r->get_ref<const std::string&>() == "???")))
+    return false;
   return true;
 }
 

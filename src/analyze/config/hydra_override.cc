@@ -236,7 +236,9 @@ bool valid_key(std::string_view k) {
   for (auto part : core::split(k, '.')) {
     if (part.empty()) return false;
     for (char c : part)
-      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '$')) return false;
+      // '@' and '/' appear in config-group overrides (actor@actor_rollout_ref.actor=megatron_actor).
+      if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '$' || c == '@' || c == '/'))
+        return false;
   }
   return true;
 }
@@ -259,8 +261,6 @@ core::Result<Override> parse_override(std::string_view text) {
   }
   auto eq = s.find('=');
   std::string_view key = eq == std::string_view::npos ? s : s.substr(0, eq);
-  if (key.find('/') != std::string_view::npos || key.find('@') != std::string_view::npos)
-    return core::Status::bad_input("override '" + o.input + "': config-group overrides (key/with/slashes, @package) are not supported");
   if (!valid_key(key))
     return core::Status::bad_input("override '" + o.input +
                                    "': expected key=value, +key=value, ++key=value or ~key with a dotted key");

@@ -2,7 +2,9 @@
 // Hydra command-line overrides (hydra.cc "Override grammar"): `key=value`, `+key=value` (append),
 // `++key=value` (append or override), `~key[=value]` (delete). Values are typed like Hydra does:
 // null, true/false, ints, floats (incl. inf/nan), quoted strings, [lists] and {dicts}; OmegaConf
-// interpolations (${...}) stay text. Sweeps, functions and config-group overrides are refused.
+// interpolations (${...}) stay text. Sweeps and functions are refused. Config-group overrides
+// (model_engine=megatron, actor@actor_rollout_ref.actor=megatron_actor) parse like any override;
+// compose_verl tells them apart by the config's defaults list.
 #include <nlohmann/json.hpp>
 
 #include <optional>

@@ -15,6 +15,17 @@ struct Var {
   std::string why_unknown;
   int line = 0;
   bool exported = false;
+  std::optional<std::vector<std::string>> array;
+};
+
+// An if/elif/else or case block: whether the commands now read are the branch ncdx audits.
+struct Frame {
+  enum Kind { branch, loop } kind = loop;
+  bool active = true;     // the current branch is the audited one
+  bool taken = false;     // a branch of this block was already chosen
+  bool case_block = false;
+  std::optional<std::string> subject;  // case WORD (nullopt: not known statically)
+  int line = 0;
 };
 
 bool is_name(std::string_view w) {
@@ -48,7 +59,45 @@ class Interp {
   std::map<std::string, Var> vars_;
   std::set<std::string> ever_assigned_;
   std::map<std::string, int> assigned_line_;
-  int depth_ = 0;                 // inside if/for/while/case: assignments are conditional
+  std::vector<Frame> frames_;     // open if/case/for/while blocks
+  bool in_loop() const {
+    for (const auto& f : frames_)
+      if (f.kind == Frame::loop) return true;
+    return false;
+  }
+  bool active() const {
+    for (const auto& f : frames_)
+      if (!f.active) return false;
+    return true;
+  }
+  // `[ "$X" = y ]`, `[ -z "$X" ]`, `[[ $X == y ]]`, `[ -n ... ]`: the verdict, when statically known.
+  std::optional<bool> test(const std::vector<ShellWord>& w, std::size_t from) {
+    std::vector<std::string> a;
+    for (std::size_t k = from; k < w.size(); ++k) {
+      const auto& r = w[k].raw;
+      if (r == "[" || r == "[[" || r == "]" || r == "]]" || r == "then") continue;
+      auto ex = expand_word(r, lookup());
+      if (!ex.unresolved.empty() || ex.positional_all) return std::nullopt;
+      if (ex.fields.empty()) a.push_back("");
+      for (auto& f : ex.fields) a.push_back(f);
+    }
+    if (a.size() == 1) return !a[0].empty();  // `[ WORD ]`: true when WORD is not empty (bash test(1))
+    if (a.size() == 2 && a[0] == "-z") return a[1].empty();
+    if (a.size() == 2 && a[0] == "-n") return !a[1].empty();
+    if (a.size() == 3 && (a[1] == "=" || a[1] == "==")) return a[0] == a[2];
+    if (a.size() == 3 && a[1] == "!=") return a[0] != a[2];
+    return std::nullopt;
+  }
+  void branch_note(int line, const std::string& what) {
+    rs_.issues.push_back({"script.branch", line, "branch", what, ""});
+  }
+  // bash `case` glob (only * and literal alternatives separated by |).
+  static bool case_match(const std::string& pat, const std::string& s) {
+    if (pat == "*") return true;
+    for (auto alt : core::split(pat, '|'))
+      if (alt == s) return true;
+    return false;
+  }
   bool sourced_ = false;          // a sourced file may set anything
   int sourced_line_ = 0;
   RunScript rs_;
@@ -56,12 +105,12 @@ class Interp {
   ShellLookup lookup() {
     return [this](const std::string& name) -> std::optional<ShellVarValue> {
       auto it = vars_.find(name);
-      if (it != vars_.end()) return ShellVarValue{it->second.value, it->second.why_unknown};
+      if (it != vars_.end()) return ShellVarValue{it->second.value, it->second.why_unknown, it->second.array};
       auto o = outer_.find(name);
-      if (o != outer_.end()) return ShellVarValue{o->second, ""};
+      if (o != outer_.end()) return ShellVarValue{o->second, "", std::nullopt};
       // Set by every login environment: kept as text (the audit does not need their values).
       static const std::set<std::string> login = {"HOME", "USER", "LOGNAME", "PATH", "PWD", "SHELL", "HOSTNAME", "TMPDIR"};
-      if (login.count(name)) return ShellVarValue{"$" + name, ""};
+      if (login.count(name)) return ShellVarValue{"$" + name, "", std::nullopt};
       // A sourced file is not read: assume it sets nothing, and say so once (post_checks).
       if (sourced_) assumed_unset_.insert(name);
       return std::nullopt;
@@ -77,7 +126,22 @@ class Interp {
     std::string raw = w.raw.substr(w.raw.find('=') + 1);
     bool append = w.raw[w.raw.find('=') - 1] == '+';
     if (!raw.empty() && raw[0] == '(') {
-      v.why_unknown = "a bash array";
+      // A=( a "b c" $X ... ): each word expanded; A+=( ... ) appends.
+      std::vector<std::string> elems;
+      if (append && vars_.count(name) && vars_[name].array) elems = *vars_[name].array;
+      std::string body = raw.substr(1, raw.size() >= 2 && raw.back() == ')' ? raw.size() - 2 : raw.size() - 1);
+      bool known = true;
+      for (const auto& word : array_words(body)) {
+        auto ex = expand_word(word, lookup());
+        for (const auto& u : ex.undefined) undefined(w.line, u, "array " + name);
+        if (!ex.unresolved.empty()) {
+          known = false;
+          v.why_unknown = ex.unresolved.front();
+        }
+        for (auto& fld : ex.fields) elems.push_back(fld);
+      }
+      v.array = elems;
+      if (known) v.value = elems.empty() ? std::string() : elems.front();
     } else {
       auto ex = expand_word(raw, lookup());
       if (!ex.unresolved.empty()) {
@@ -89,9 +153,10 @@ class Interp {
       }
       for (const auto& u : ex.undefined) undefined(w.line, u, "assignment of " + name);
     }
-    if (depth_ > 0) {
+    if (in_loop()) {
       v.value.reset();
-      v.why_unknown = "assigned inside an if/for/while/case block at line " + std::to_string(w.line);
+      v.array.reset();
+      v.why_unknown = "assigned inside a for/while loop at line " + std::to_string(w.line);
     }
     vars_[name] = v;
   }
@@ -106,20 +171,82 @@ class Interp {
     std::size_t i = 0;
     const auto& w = c.words;
     static const std::set<std::string> lead = {"then", "do", "else", "{", "}", "!", "time", "exec", "nohup"};
+    // Block structure first: which branch of an if/case is audited (the one the defaults select).
+    if (i < w.size() && (w[i].raw == "else" || w[i].raw == "elif")) {
+      if (!frames_.empty() && frames_.back().kind == Frame::branch) {
+        auto& f = frames_.back();
+        if (w[i].raw == "else") {
+          f.active = !f.taken;
+          if (f.active) f.taken = true;
+        } else {
+          auto t = test(w, i + 1);
+          f.active = !f.taken && t.value_or(false);
+          if (f.active) f.taken = true;
+        }
+      }
+      if (w[i].raw == "elif") return;  // elif COND: the condition is not a command
+      ++i;
+    }
     while (i < w.size() && lead.count(w[i].raw)) ++i;
     if (i >= w.size()) return;
     const std::string& head = w[i].raw;
-    if (head == "if" || head == "while" || head == "until" || head == "for" || head == "case" || head == "select") {
-      ++depth_;
+    if (head == "if") {
+      Frame f;
+      f.kind = Frame::branch;
+      f.line = w[i].line;
+      auto t = test(w, i + 1);
+      f.active = t.value_or(true);
+      f.taken = f.active;
+      if (!t) branch_note(w[i].line, "if at line " + std::to_string(w[i].line) +
+                                         ": the condition is not known statically; audited the first branch (then)");
+      frames_.push_back(f);
+      return;
+    }
+    if (head == "case") {
+      Frame f;
+      f.kind = Frame::branch;
+      f.case_block = true;
+      f.line = w[i].line;
+      f.active = false;
+      if (i + 1 < w.size()) {
+        auto ex = expand_word(w[i + 1].raw, lookup());
+        if (ex.unresolved.empty() && !ex.positional_all) f.subject = core::join(ex.fields, " ");
+      }
+      frames_.push_back(f);
+      return;
+    }
+    if (!frames_.empty() && frames_.back().case_block && head.size() > 1 && head.back() == ')' && head != "$(" ) {
+      auto& f = frames_.back();
+      std::string pat = head.substr(head[0] == '(' ? 1 : 0, head.size() - (head[0] == '(' ? 2 : 1));
+      std::string unq;
+      for (char ch : pat)
+        if (ch != '"' && ch != '\'') unq.push_back(ch);
+      bool match = f.subject ? case_match(unq, *f.subject) : unq == "*";
+      f.active = !f.taken && match;
+      if (f.active) {
+        f.taken = true;
+        branch_note(w[i].line, "case at line " + std::to_string(f.line) + ": audited the branch '" + pat + ")'" +
+                                   (f.subject ? " (the word is '" + *f.subject + "')"
+                                              : " (the default: the word is not known statically)"));
+      }
+      ++i;
+      if (i >= w.size()) return;
+    }
+    if (!active()) {
+      if (head == "if" || head == "case" || head == "for" || head == "while" || head == "until") frames_.push_back(Frame{});
+      if ((head == "fi" || head == "esac" || head == "done") && !frames_.empty()) frames_.pop_back();
+      return;
+    }
+    if (head == "while" || head == "until" || head == "for" || head == "select") {
+      frames_.push_back(Frame{});
       if (head == "for" && i + 1 < w.size() && is_name(w[i + 1].raw)) {
-        vars_[w[i + 1].raw] = Var{std::nullopt, "a for-loop variable", w[i].line, false};
+        vars_[w[i + 1].raw] = Var{std::nullopt, "a for-loop variable", w[i].line, false, std::nullopt};
         ever_assigned_.insert(w[i + 1].raw);
       }
       return;
     }
-    if (head == "elif") return;
     if (head == "fi" || head == "done" || head == "esac") {
-      if (depth_ > 0) --depth_;
+      if (!frames_.empty()) frames_.pop_back();
       return;
     }
     // Leading NAME=value words: plain assignments, or env prefixes of a command.
@@ -172,7 +299,9 @@ class Interp {
   std::set<std::string> assumed_unset_;
 
   void find_entry(const ShellCommand& c, std::size_t from, const std::vector<std::size_t>& prefixes) {
-    static const std::regex module_re(R"((verl|recipe)(\.[A-Za-z0-9_]+)*\.main[A-Za-z0-9_]*)");
+    // Any module of verl (or its recipe/ and examples/ trees): whether verl's wheel has it as an
+    // entry point is decided against the version's facts (cmd_audit), never assumed to be PPO.
+    static const std::regex module_re(R"((verl|recipe|examples)(\.[A-Za-z0-9_]+)+)");
     const auto& w = c.words;
     for (std::size_t k = from; k + 1 < w.size(); ++k) {
       if (w[k].raw != "-m") continue;

@@ -201,6 +201,29 @@ std::string dollar(std::string_view raw, std::size_t& i, const ShellLookup& look
     std::size_t n = 0;
     while (n < body.size() && name_char(body[n])) ++n;
     std::string name = body.substr(0, n), op = body.substr(n);
+    if (body == "@" || body == "*" || body.rfind("@:", 0) == 0 || body.rfind("*:", 0) == 0) {
+      ex.positional_all = true;  // "${@:2}": the caller's arguments (ncdx takes them after --)
+      return "";
+    }
+    if (!name.empty() && !op.empty() && op[0] == '[' && op.back() == ']') {  // ${A[i]}
+      auto v = lookup(name);
+      std::string idx = op.substr(1, op.size() - 2);
+      if (!v) {
+        ex.undefined.push_back(name);
+        return "";
+      }
+      if (v->array) {
+        auto k = core::parse_int(idx);
+        if (k && *k >= 0 && static_cast<std::size_t>(*k) < v->array->size()) return (*v->array)[*k];
+        if (idx == "@" || idx == "*") return core::join(*v->array, " ");
+        return "";
+      }
+      if (idx == "0" || idx == "@" || idx == "*") return value_of(name).value_or("");
+    }
+    if (body[0] == '#' && body.size() > 4 && body.compare(body.size() - 3, 3, "[@]") == 0) {  // ${#A[@]}
+      auto v = lookup(body.substr(1, body.size() - 4));
+      if (v && v->array) return std::to_string(v->array->size());
+    }
     if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || (!op.empty() && op[0] == '[') ||
         body[0] == '#' || body[0] == '!') {
       ex.unresolved.push_back("${" + body + "} (positional parameter, array or indirection)");
@@ -270,6 +293,74 @@ std::optional<long long> eval_arith(std::string_view expr, const ShellLookup& lo
   return Arith(expr, lookup).run(why);
 }
 
+namespace {
+
+// ${A[@]} / ${A[*]} at raw[i]: the elements (nullopt when raw[i] does not start one, or A is no array).
+std::optional<std::vector<std::string>> array_all(std::string_view raw, std::size_t& i, const ShellLookup& lookup,
+                                                  bool& star) {
+  if (raw.substr(i, 2) != "${") return std::nullopt;
+  std::size_t close = raw.find('}', i);
+  if (close == std::string_view::npos) return std::nullopt;
+  std::string_view body = raw.substr(i + 2, close - i - 2);
+  if (body.size() < 4 || (body.substr(body.size() - 3) != "[@]" && body.substr(body.size() - 3) != "[*]"))
+    return std::nullopt;
+  std::string name(body.substr(0, body.size() - 3));
+  for (char c : name)
+    if (!name_char(c)) return std::nullopt;
+  auto v = lookup(name);
+  if (!v || (!v->array && !v->value)) return std::nullopt;
+  star = body.back() == ']' && body[body.size() - 2] == '*';
+  i = close + 1;
+  if (v->array) return *v->array;
+  return std::vector<std::string>{*v->value};
+}
+
+}  // namespace
+
+std::vector<std::string> array_words(std::string_view b) {
+  std::vector<std::string> out;
+  std::string cur;
+  auto flush = [&] {
+    if (!cur.empty()) out.push_back(cur);
+    cur.clear();
+  };
+  for (std::size_t i = 0; i < b.size();) {
+    char c = b[i];
+    if (c == '\\' && i + 1 < b.size() && b[i + 1] == '\n') { i += 2; continue; }
+    if (c == '\\' && i + 1 < b.size()) { cur.append(b.substr(i, 2)); i += 2; continue; }
+    if (std::isspace(static_cast<unsigned char>(c))) { flush(); ++i; continue; }
+    if (c == '#' && cur.empty()) {
+      while (i < b.size() && b[i] != '\n') ++i;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      std::size_t e = i + 1;
+      while (e < b.size() && b[e] != c) e += (c == '"' && b[e] == '\\') ? 2 : 1;
+      e = std::min(e, b.size() - 1);
+      cur.append(b.substr(i, e - i + 1));
+      i = e + 1;
+      continue;
+    }
+    if (c == '$' && i + 1 < b.size() && (b[i + 1] == '(' || b[i + 1] == '{')) {
+      char open = b[i + 1], close = open == '(' ? ')' : '}';
+      int depth = 0;
+      std::size_t e = i + 1;
+      for (; e < b.size(); ++e) {
+        if (b[e] == open) ++depth;
+        if (b[e] == close && --depth == 0) break;
+      }
+      e = std::min(e, b.size() - 1);
+      cur.append(b.substr(i, e - i + 1));
+      i = e + 1;
+      continue;
+    }
+    cur.push_back(c);
+    ++i;
+  }
+  flush();
+  return out;
+}
+
 Expansion expand_word(std::string_view raw, const ShellLookup& lookup) {
   Builder b;
   std::size_t i = 0;
@@ -295,6 +386,19 @@ Expansion expand_word(std::string_view raw, const ShellLookup& lookup) {
           b.lit(raw.substr(i + 1, 1));
           i += 2;
         } else if (raw[i] == '$') {
+          bool star = false;
+          if (auto elems = array_all(raw, i, lookup, star)) {  // "${A[@]}": one field per element
+            if (star) {
+              b.lit(core::join(*elems, " "));
+            } else {
+              for (std::size_t k = 0; k < elems->size(); ++k) {
+                if (k) b.flush();
+                b.lit((*elems)[k]);
+              }
+              if (elems->empty() && b.cur.empty()) b.have_field = false;
+            }
+            continue;
+          }
           b.lit(dollar(raw, i, lookup, b.out));
         } else if (raw[i] == '`') {
           std::size_t e = raw.find('`', i + 1);
@@ -309,6 +413,11 @@ Expansion expand_word(std::string_view raw, const ShellLookup& lookup) {
       continue;
     }
     if (c == '$') {
+      bool star = false;
+      if (auto elems = array_all(raw, i, lookup, star)) {  // ${A[@]} unquoted: elements, each field-split
+        b.split(core::join(*elems, " "));
+        continue;
+      }
       b.split(dollar(raw, i, lookup, b.out));
       continue;
     }

@@ -1,6 +1,8 @@
 #pragma once
 // Static expansion of bash words: quote removal, $VAR / ${VAR} / ${VAR:-default} / ${VAR-d} /
-// ${VAR:=d} / ${VAR:+alt}, $((arithmetic)) and field splitting of unquoted expansions. What
+// ${VAR:=d} / ${VAR:+alt}, $((arithmetic)), arrays ("${A[@]}" one field per element, ${A[*]},
+// ${A[i]}, ${#A[@]}), "$@" / "${@:N}" (the caller's arguments) and field splitting of unquoted
+// expansions. What
 // cannot be known without running the script ($(...), `...`, $1, arrays, a variable set inside
 // if/for/case) is reported as unresolved, never guessed.
 #include <functional>
@@ -13,8 +15,9 @@ namespace ncdx::analyze {
 
 // A variable's value as far as the script is known: nullopt value = set, but not statically known.
 struct ShellVarValue {
-  std::optional<std::string> value;
+  std::optional<std::string> value;   // an array's element 0, as bash's $A
   std::string why_unknown;  // when value is nullopt
+  std::optional<std::vector<std::string>> array;  // set for A=(...) / A+=(...)
 };
 
 // nullopt = never set.
@@ -28,6 +31,10 @@ struct Expansion {
 };
 
 Expansion expand_word(std::string_view raw, const ShellLookup& lookup);
+
+// The words of an array assignment's body (between the parentheses of A=( ... )): split on blanks
+// and newlines, comments and line continuations removed, quotes kept for expand_word.
+std::vector<std::string> array_words(std::string_view body);
 
 // $((...)) body; nullopt with a reason when it uses something unknown or is malformed.
 std::optional<long long> eval_arith(std::string_view expr, const ShellLookup& lookup, std::string* why);

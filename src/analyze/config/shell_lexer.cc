@@ -1,5 +1,7 @@
 #include "analyze/config/shell_lexer.h"
 
+#include <cctype>
+
 namespace ncdx::analyze {
 namespace {
 
@@ -30,6 +32,12 @@ class Lexer {
       if (c == ' ' || c == '\t') { end_word(); ++i_; continue; }
       if (c == '#' && word_.empty()) {
         while (i_ < t_.size() && t_[i_] != '\n') ++i_;
+        continue;
+      }
+      if (c == '>' || (c == '<' && !(i_ + 1 < t_.size() && t_[i_ + 1] == '<')) ||
+          (c == '&' && i_ + 1 < t_.size() && t_[i_ + 1] == '>')) {
+        auto st = skip_redirection();
+        if (!st.is_ok()) return st;
         continue;
       }
       if (c == ';' || c == '&' || c == '|') {
@@ -108,6 +116,35 @@ class Lexer {
     heredocs_.clear();
   }
 
+  // A redirection (`> log`, `2>&1`, `>> f`, `&> f`, `< in`) is not an argument of the command: it
+  // and its target are dropped. A word of digits just before it is the file descriptor.
+  core::Status skip_redirection() {
+    bool fd = !word_.empty();
+    for (char ch : word_) fd &= std::isdigit(static_cast<unsigned char>(ch)) != 0;
+    if (fd) word_.clear();
+    else end_word();
+    if (t_[i_] == '&') ++i_;
+    ++i_;  // > or <
+    if (i_ < t_.size() && (t_[i_] == '>' || t_[i_] == '|')) ++i_;
+    bool dup = i_ < t_.size() && t_[i_] == '&';
+    if (dup) ++i_;
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t')) ++i_;
+    if (dup) {  // >&2, 2>&1, >&-
+      while (i_ < t_.size() && (std::isdigit(static_cast<unsigned char>(t_[i_])) || t_[i_] == '-')) ++i_;
+      return {};
+    }
+    // The target word: scanned like any word, then thrown away.
+    while (i_ < t_.size()) {
+      char ch = t_[i_];
+      if (ch == ' ' || ch == '\t' || ch == '\n' || ch == ';' || ch == '&' || ch == '|' || ch == '>' || ch == '<') break;
+      if (ch == '\\' && i_ + 1 < t_.size() && t_[i_ + 1] == '\n') break;
+      auto st = scan_word_part();
+      if (!st.is_ok()) return st;
+    }
+    word_.clear();
+    return {};
+  }
+
   // One quoted or unquoted run of characters, or a $-construct, appended to the current word.
   core::Status scan_word_part() {
     char c = t_[i_];
@@ -150,7 +187,9 @@ class Lexer {
       return {};
     }
     if (c == '$' || c == '`') return scan_dollar();
-    if (c == '=' && i_ + 1 < t_.size() && t_[i_ + 1] == '(' && is_name(word_)) {  // NAME=( array )
+    if (c == '=' && i_ + 1 < t_.size() && t_[i_ + 1] == '(' &&
+        (is_name(word_) || (word_.size() > 1 && word_.back() == '+' && is_name(word_.substr(0, word_.size() - 1))))) {
+      // NAME=( array ) / NAME+=( more )
       put(t_[i_++]);
       return scan_balanced('(', ')', "array assignment NAME=(...)");
     }

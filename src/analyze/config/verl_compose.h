@@ -1,6 +1,7 @@
 #pragma once
-// The effective verl config: schema defaults for (verl version, trainer config) + a YAML file +
-// Hydra overrides, with Hydra's override semantics. In `bare` mode the YAML alone is the base and
+// The effective verl config: verl's released defaults for (verl version, entry-point config,
+// config-group choices such as model_engine=megatron) + a YAML file + Hydra overrides, with Hydra's
+// override semantics. In `bare` mode the YAML alone is the base and
 // every override is checked strictly against it (exactly what Hydra's compose does; this is what
 // the OmegaConf/Hydra oracle test compares).
 #include <nlohmann/json.hpp>
@@ -24,6 +25,7 @@ struct ComposeInput {
   std::vector<Override> overrides;       // in order: script, then command line
   core::Version verl;
   knowledge::Strategy strategy = knowledge::Strategy::fsdp;
+  std::string config;                    // VerlFacts config id; empty = the strategy's trainer config
   bool bare = false;
 };
 
@@ -31,6 +33,10 @@ struct ComposedConfig {
   nlohmann::json tree = nlohmann::json::object();
   std::map<std::string, std::string> origin;   // dotted key -> "default" | "file.yaml:12" | "run.sh:40" | "cli"
   ApplyResult applied;
+  std::string config;                    // the config composed
+  std::vector<std::string> groups;       // config-group overrides applied ("model_engine=megatron")
+  // What the composed actor says (actor_rollout_ref.actor.strategy == megatron), else the input's.
+  knowledge::Strategy strategy = knowledge::Strategy::fsdp;
 };
 
 // Bad YAML is bad input (file:line:column). Override problems are reported in `applied.issues`

@@ -2,6 +2,7 @@
 
 #include "knowledge/audit_rules.h"
 #include "knowledge/model_families.h"
+#include "knowledge/verl_facts.h"
 #include "knowledge/verl_schema.h"
 #include "knowledge/yaml_json.h"
 
@@ -24,7 +25,11 @@ TEST(VerlSchema, LoadsAndAnswersPerVersion) {
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->renamed_to, "ray_kwargs.ray_init.num_cpus");
   EXPECT_FALSE(sc.exists(*r, core::V("0.6.0"), Strategy::fsdp));
-  EXPECT_NE(sc.find("actor_rollout_ref.rollout.engine_kwargs.sglang.attention_backend"), nullptr);  // open subtree
+  // Existence comes from verl's released config (verl_config.tsv), not from hand-written notes.
+  const auto* lp = sc.find("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu");
+  ASSERT_NE(lp, nullptr);
+  for (const auto& v : sc.versions()) EXPECT_TRUE(sc.exists(*lp, v, Strategy::fsdp)) << v.str();
+  EXPECT_EQ(sc.latest(), sc.versions().back());
   ASSERT_NE(sc.invented("trainer.dist_backend"), nullptr);
   EXPECT_EQ(sc.invented("model.tensor_parallel_size")->did_you_mean, "actor_rollout_ref.rollout.tensor_model_parallel_size");
   EXPECT_NE(sc.invented("trainer.nccl_timeout"), nullptr);
@@ -35,6 +40,41 @@ TEST(VerlSchema, LoadsAndAnswersPerVersion) {
     EXPECT_TRUE(seen.insert(k.key).second) << k.key;
     if (!k.renamed_to.empty()) { EXPECT_NE(sc.find(k.renamed_to), nullptr) << k.renamed_to; }
   }
+}
+
+TEST(VerlFacts, EntryPointsGroupsAndDefaultsFromTheWheels) {
+  auto f = VerlFacts::get();
+  ASSERT_TRUE(f.ok()) << f.status().message();
+  const auto& x = **f;
+  ASSERT_GE(x.versions().size(), 10u);
+  EXPECT_EQ(x.versions().front(), core::V("0.4.0"));
+  EXPECT_EQ(x.entry_config("verl.trainer.main_ppo", core::V("0.5.0")), "trainer/config/ppo_trainer");
+  EXPECT_EQ(x.entry_config("verl.trainer.fsdp_sft_trainer", core::V("0.5.0")), "trainer/config/sft_trainer");
+  EXPECT_FALSE(x.entry_config("verl.trainer.fsdp_sft_trainer", core::V("0.9.1")));  // gone from the wheel
+  EXPECT_EQ(x.entry_config("verl.trainer.sft_trainer", core::V("0.9.1")), "trainer/config/sft_trainer_engine");
+  EXPECT_FALSE(x.entry_config("recipe.dapo.main_dapo", core::V("0.7.1")));  // recipe/ is not in the wheel
+  EXPECT_TRUE(x.has_config("trainer/config/ppo_megatron_trainer", core::V("0.4.0")));
+  // 0.8+ picks the engine with a Hydra group.
+  auto ch = x.choices("trainer/config/ppo_trainer", core::V("0.9.1"));
+  ASSERT_TRUE(ch.count("model_engine"));
+  EXPECT_EQ(ch["model_engine"].front().option, "dp");
+  auto dp = x.tree("trainer/config/ppo_trainer", core::V("0.9.1"), {});
+  auto mg = x.tree("trainer/config/ppo_trainer", core::V("0.9.1"), {"model_engine=megatron"});
+  EXPECT_EQ(dp["actor_rollout_ref"]["actor"]["strategy"], "fsdp");
+  EXPECT_EQ(mg["actor_rollout_ref"]["actor"]["strategy"], "megatron");
+  EXPECT_TRUE(mg["actor_rollout_ref"]["actor"].contains("megatron"));
+  EXPECT_EQ(x.value("trainer/config/ppo_trainer", core::V("0.5.0"), "actor_rollout_ref.rollout.name"), nlohmann::json("vllm"));
+  EXPECT_EQ(x.value("trainer/config/ppo_trainer", core::V("0.7.1"), "actor_rollout_ref.rollout.name"), nlohmann::json("???"));
+  EXPECT_EQ(x.span(0), "no version");
+}
+
+TEST(VerlFacts, BadTablesAreInternalErrors) {
+  const std::string head = "# Our own facts table (not verl's files). Versions are ranges over: 0.4.0, 0.5.0.\n";
+  EXPECT_TRUE(parse_verl_facts(head + "c\t-\ta.b\tint\t1\t-\t0.4.0-0.5.0\n", "", "").ok());
+  EXPECT_FALSE(parse_verl_facts(head + "c\t-\ta.b\tint\t1\t-\n", "", "").ok());             // columns
+  EXPECT_FALSE(parse_verl_facts(head + "c\t-\ta.b\tint\t{x\t-\t0.4.0\n", "", "").ok());       // JSON
+  EXPECT_FALSE(parse_verl_facts(head + "c\t-\ta.b\tint\t1\t-\t0.9.0\n", "", "").ok());        // range
+  EXPECT_FALSE(parse_verl_facts("c\t-\ta.b\tint\t1\t-\t0.4.0\n", "", "").ok());               // no header
 }
 
 TEST(ModelFamilies, MatchAndSizes) {

@@ -142,5 +142,10 @@ TEST(AuditRules, RenamesTyposAndRolloutName) {
   auto ok5 = audit("0.5.0", {"ray_init.timeline_json_file=/tmp/t.json"});
   EXPECT_EQ(find(ok5, "verl.ray.timeline")->status, core::Outcome::pass);
   EXPECT_EQ(find(ok5, "verl.rollout.name")->status, core::Outcome::pass);  // default vllm before 0.6
-  EXPECT_EQ(core::exit_code_of(ok5.rows), 1);  // the timeout row still warns (600 s < 1200 s)
+  // verl's own default timeout (600 s) is INFO, not WARN (#11 §4); neither rollout
+  // log_prob_micro_batch_size nor its _per_gpu form is set, which verl 0.5.0 refuses with a
+  // ValueError (verl/trainer/ppo/ray_trainer.py:450 in the 0.5.0 wheel).
+  EXPECT_EQ(find(ok5, "verl.timeout")->status, core::Outcome::info);
+  EXPECT_EQ(find(ok5, "verl.log-prob-micro-batch")->status, core::Outcome::fail);
+  EXPECT_EQ(core::exit_code_of(ok5.rows), 2);
 }

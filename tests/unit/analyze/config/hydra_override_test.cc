@@ -61,9 +61,20 @@ TEST(HydraOverride, QuotedListsDictsInterpolation) {
   EXPECT_EQ(*ok("k=a\\,b").value, json("a,b"));
 }
 
+// Config-group overrides are Hydra syntax (model_engine=megatron, actor@actor_rollout_ref.actor=X,
+// grp/sub=opt): they parse; whether the defaults list has the group is compose_verl's verdict
+// (VerlCompose.ConfigGroupOverridesSelectTheWheelsOptions).
+TEST(HydraOverride, GroupOverridesParse) {
+  for (const char* s : {"grp/x=1", "actor@actor_rollout_ref.actor=megatron_actor", "model_engine=megatron"}) {
+    auto o = parse_override(s);
+    ASSERT_TRUE(o.ok()) << s << ": " << o.status().message();
+    EXPECT_EQ(o->key, std::string(s).substr(0, std::string(s).find('='))) << s;
+  }
+}
+
 TEST(HydraOverride, BadSyntaxIsBadInput) {
   for (const char* s : {"=1", "a..b=1", "+a", "a", "k=[1,2", "k='abc", "k=choice(a,b)", "k=a,b", "k={a 1}",
-                        "k=${a", "grp/x=1", "k=\"a\"b", "a b=1"}) {
+                        "k=${a", "k=\"a\"b", "a b=1"}) {
     auto o = parse_override(s);
     EXPECT_FALSE(o.ok()) << s;
     if (!o.ok()) { EXPECT_EQ(o.status().code(), ncdx::core::Exit::bad_input) << s; }

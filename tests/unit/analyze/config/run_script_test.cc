@@ -64,12 +64,20 @@ TEST(RunScript, UndefinedVariableAndMissingDollar) {
 }
 
 TEST(RunScript, UnresolvedIsReportedNotGuessed) {
+  // `[ x ]` is true in bash (a non-empty word): the then-branch is the one that runs (#11 §3: the
+  // branch the defaults select is audited). A command substitution is never run: unresolved.
   auto r = parse("G=$(nvidia-smi -L | wc -l)\nif [ x ]; then TP=4; else TP=2; fi\n"
                  "python3 -m verl.trainer.main_ppo trainer.n_gpus_per_node=$G a.tp=$TP a.x=$((G*2))\n");
   ASSERT_EQ(r.overrides.size(), 3u);
-  for (const auto& o : r.overrides) EXPECT_FALSE(o.unresolved.empty()) << o.text;
+  EXPECT_FALSE(r.overrides[0].unresolved.empty());
+  EXPECT_EQ(r.overrides[1].text, "a.tp=4");
+  EXPECT_FALSE(r.overrides[2].unresolved.empty());
   EXPECT_TRUE(has_issue(r, "script.unresolved", "trainer.n_gpus_per_node"));
-  EXPECT_TRUE(has_issue(r, "script.unresolved", "a.tp"));
+  EXPECT_FALSE(has_issue(r, "script.branch", "branch"));  // decided statically: nothing to say
+  // A condition only the machine can answer: the then-branch, and the audit says so.
+  auto u = parse("if [ -f /etc/x ]; then TP=4; else TP=2; fi\npython3 -m verl.trainer.main_ppo a.tp=$TP\n");
+  EXPECT_EQ(texts(u), (std::vector<std::string>{"a.tp=4"}));
+  EXPECT_TRUE(has_issue(u, "script.branch", "branch"));
 }
 
 TEST(RunScript, FieldSplittingOfUnquotedExpansions) {
@@ -106,6 +114,41 @@ TEST(ShellExpand, Arithmetic) {
   EXPECT_EQ(eval_arith("-x + 1", none, &why), 1);  // unset is 0 in bash arithmetic
   EXPECT_FALSE(eval_arith("1/0", none, &why).has_value());
   EXPECT_FALSE(eval_arith("1 +", none, &why).has_value());
+}
+
+TEST(RunScript, ArraysQuotedAndUnquoted) {
+  auto r = parse(
+      "MODEL=/m/Qwen2.5-7B\n"
+      "ARGS=(\n  data.train_batch_size=1024  # the global batch\n  \"actor_rollout_ref.model.path=$MODEL\"\n)\n"
+      "ARGS+=(trainer.nnodes=2 'trainer.project_name=a b')\n"
+      "EXTRA=(x.y=1 x.z=2)\n"
+      "python3 -m verl.trainer.main_ppo \"${ARGS[@]}\" ${EXTRA[*]} \"${@:2}\" 2>&1 | tee log.txt\n");
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"data.train_batch_size=1024", "actor_rollout_ref.model.path=/m/Qwen2.5-7B",
+                                                "trainer.nnodes=2", "trainer.project_name=a b", "x.y=1", "x.z=2"}));
+}
+
+TEST(RunScript, RedirectionsAreNotArguments) {
+  auto r = parse("python3 -m verl.trainer.main_ppo a.b=1 > out.log 2>&1\n"
+                 "python3 -m verl.trainer.main_ppo c.d=2\n");
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"a.b=1"}));
+  auto r2 = parse("torchrun --nproc_per_node=8 -m verl.trainer.fsdp_sft_trainer d.x=1 &> log\n");
+  EXPECT_EQ(r2.module, "verl.trainer.fsdp_sft_trainer");
+  EXPECT_EQ(texts(r2), (std::vector<std::string>{"d.x=1"}));
+}
+
+TEST(RunScript, CaseAndIfAuditTheDefaultBranch) {
+  auto r = parse(
+      "ENGINE=${ENGINE:-vllm}\n"
+      "case $1 in\n  megatron)\n    S=megatron\n    ;;\n  *)\n    S=fsdp\n    ;;\nesac\n"
+      "if [ \"$ENGINE\" = \"sglang\" ]; then\n  TP=4\nelse\n  TP=2\nfi\n"
+      "python3 -m verl.trainer.main_ppo a.s=$S a.tp=$TP a.e=$ENGINE\n");
+  EXPECT_EQ(texts(r), (std::vector<std::string>{"a.s=fsdp", "a.tp=2", "a.e=vllm"}));
+  EXPECT_TRUE(has_issue(r, "script.branch", "branch"));
+}
+
+TEST(RunScript, ArrayWordsDropCommentsAndContinuations) {
+  EXPECT_EQ(array_words(" a  # c\n 'b c' \\\n \"$X\" $(date) "),
+            (std::vector<std::string>{"a", "'b c'", "\"$X\"", "$(date)"}));
 }
 
 // Issue #12 item 5: nested ${A:-${A:-…}} cost memory quadratic in the depth and crashed at

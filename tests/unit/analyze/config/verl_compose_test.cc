@@ -85,3 +85,32 @@ TEST(VerlCompose, DetectStrategy) {
             knowledge::Strategy::megatron);
   EXPECT_EQ(detect_strategy(std::nullopt, {}, std::nullopt), knowledge::Strategy::fsdp);
 }
+
+TEST(VerlCompose, ConfigGroupOverridesSelectTheWheelsOptions) {
+  // 0.9 picks the engine with a group: the Megatron keys exist only after model_engine=megatron.
+  auto a = compose("0.9.1", knowledge::Strategy::fsdp,
+                   ovs({"model_engine=megatron", "actor_rollout_ref.actor.megatron.tensor_model_parallel_size=4"}));
+  EXPECT_TRUE(a.applied.issues.empty()) << a.applied.issues.front().message;
+  EXPECT_EQ(a.strategy, knowledge::Strategy::megatron);
+  EXPECT_EQ(a.groups, (std::vector<std::string>{"model_engine=megatron"}));
+  EXPECT_EQ(get_int(a.tree, "actor_rollout_ref.actor.megatron.tensor_model_parallel_size"), 4);
+  auto b = compose("0.9.1", knowledge::Strategy::fsdp, ovs({"actor_rollout_ref.actor.megatron.tensor_model_parallel_size=4"}));
+  ASSERT_EQ(b.applied.issues.size(), 1u);
+  EXPECT_EQ(b.applied.issues[0].kind, "missing-key");
+  // A group with a package, an unknown option, a package the defaults list does not have.
+  auto c = compose("0.7.1", knowledge::Strategy::fsdp, ovs({"actor@actor_rollout_ref.actor=megatron_actor"}));
+  EXPECT_TRUE(c.applied.issues.empty());
+  EXPECT_EQ(get_string(c.tree, "actor_rollout_ref.actor.strategy"), "megatron");
+  auto d = compose("0.9.1", knowledge::Strategy::fsdp, ovs({"model_engine=nope", "actor@actor_rollout_ref.nope=dp_actor"}));
+  ASSERT_EQ(d.applied.issues.size(), 2u);
+  EXPECT_EQ(d.applied.issues[0].kind, "group-option");
+  EXPECT_NE(d.applied.issues[0].message.find("Available options in 'model_engine'"), std::string::npos);
+  EXPECT_EQ(d.applied.issues[1].kind, "group-missing");
+  // Entry points other than PPO compose their own config.
+  ComposeInput in;
+  in.verl = core::V("0.9.1");
+  in.config = "trainer/config/sft_trainer_engine";
+  auto e = compose_verl(in);
+  ASSERT_TRUE(e.ok());
+  EXPECT_FALSE(find_path(e->tree, "actor_rollout_ref"));
+}
