@@ -149,6 +149,11 @@ class Lexer {
   core::Status scan_word_part() {
     char c = t_[i_];
     if (c == '\\') {  // escaped char (a continuation inside a word is removed)
+      if (i_ + 1 >= t_.size()) {  // a backslash that ends the file escapes nothing: bash keeps it
+        put(c);
+        ++i_;
+        return {};
+      }
       if (t_[i_ + 1] == '\n') { i_ += 2; ++line_; return {}; }
       put(c);
       put(t_[i_ + 1]);

@@ -1,0 +1,1 @@
+python3 -m verl.trainer.main_ppo a=1 >> f &> \
