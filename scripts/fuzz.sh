@@ -30,6 +30,10 @@ for t in "${targets[@]}"; do
   mkdir -p "$work"
   seeds=()
   [ -d "fuzz/corpus/$t" ] && seeds=("fuzz/corpus/$t")
+  # Test fixtures that are real inputs of a target seed it too (read in place, never copied).
+  case "$t" in
+    run_script_fuzz) seeds+=("tests/data/audit/examples") ;;
+  esac
   start=$(date +%s.%N)
   set +e
   "$exe" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 -print_final_stats=0 \

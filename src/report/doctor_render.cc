@@ -13,6 +13,7 @@
 #include "report/html.h"
 #include "report/junit.h"
 #include "report/prometheus.h"
+#include "report/text_wrap.h"
 
 namespace ncdx::report {
 using core::Outcome;
@@ -84,13 +85,6 @@ std::string upper(std::string s) {
   return s;
 }
 
-// text wrapped to width (0: one line), each line ending in a newline.
-std::string lines_of(const std::string& text, std::size_t width) {
-  std::string out;
-  for (const auto& l : core::wrap_text(text, width)) out += l + "\n";
-  return out;
-}
-
 // One line per skip reason: "16  no NVIDIA driver (and no NVIDIA GPU on PCI): gpu.count, …".
 struct SkipGroup {
   std::string reason;
@@ -111,7 +105,7 @@ std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextSt
   auto count = core::tally_of(run.outcomes, [](const analyze::CheckOutcome& o) { return o.result.status; });
   std::string out;
   out += core::paint("ncdx doctor", core::Color::bold, color) + " — " + inv.os.hostname.value_or("?") + " (" + inv.origin + ")\n";
-  out += lines_of("kernel " + inv.os.kernel.value_or("?") + " · driver " + inv.os.driver_version.value_or(inv.nvml.driver_version.value_or("none")) +
+  out += hanging("", "kernel " + inv.os.kernel.value_or("?") + " · driver " + inv.os.driver_version.value_or(inv.nvml.driver_version.value_or("none")) +
                       " · GPUs " + std::to_string(analyze::gpu_count(inv)) + " (NVML: " + probe::to_string(inv.nvml.source.state) + ", PCI: " +
                       std::to_string(inv.pci_gpus.size()) + ") · RDMA devices " + std::to_string(inv.ib.size()) + " · libnccl " +
                       std::to_string(inv.nccl_libs.size()),
@@ -145,15 +139,14 @@ std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextSt
   for (Outcome sev : {Outcome::fail, Outcome::warn})
     for (const auto& o : run.outcomes)
       if (!o.result.fix.empty() && o.result.status == sev) {
-        std::string head = "  " + std::string(core::to_string(sev)) + " " + o.def->id + ": ";
-        auto lines = core::wrap_text(o.result.fix, style.width > head.size() + 24 ? style.width - head.size() : (style.width ? 24 : 0));
-        fixes += "  " + core::paint(core::to_string(sev), core::color_of(sev), color) + " " + o.def->id + ": " + lines[0] + "\n";
-        for (std::size_t k = 1; k < lines.size(); ++k) fixes += std::string(head.size(), ' ') + lines[k] + "\n";
+        const std::size_t plain = std::string_view(core::to_string(sev)).size() + std::string_view(o.def->id).size() + 5;  // "  SEV id: "
+        fixes += hanging("  " + core::paint(core::to_string(sev), core::color_of(sev), color) + " " + o.def->id + ": ", o.result.fix,
+                         style.width, plain);
       }
   if (!fixes.empty()) out += "\n" + core::paint("FIXES", core::Color::bold, color) + "\n" + fixes;
   if (!run.topo.labels.empty()) {
     out += "\n" + core::paint("TOPOLOGY", core::Color::bold, color) + "\n" +
-           lines_of("(X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge, NODE same NUMA node, SYS across sockets)", style.width);
+           hanging("", "(X self, NV# NVLinks, PIX one PCIe switch, PXB several switches, PHB host bridge, NODE same NUMA node, SYS across sockets)", style.width);
     out += render_matrix(run.topo, color);
     for (const auto& l : run.topo.legend_nics) out += "  " + l + "\n";
   }
@@ -167,7 +160,7 @@ std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextSt
       t.add(std::move(row));
     }
     out += "\n" + core::paint("P2P READ", core::Color::bold, color) + "\n" +
-           lines_of("(OK, CNS chipset not supported, GNS GPU not supported, TNS topology not supported, DIS disabled by regkey, NS not supported)", style.width) +
+           hanging("", "(OK, CNS chipset not supported, GNS GPU not supported, TNS topology not supported, DIS disabled by regkey, NS not supported)", style.width) +
            t.render(color);
   }
   core::Table mt({"STATUS", "MEASUREMENT", "RESULT"});
@@ -189,14 +182,12 @@ std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextSt
     for (const auto& g : skipped) n += g.ids.size();
     std::stable_sort(skipped.begin(), skipped.end(), [](const auto& a, const auto& b) { return a.ids.size() > b.ids.size(); });
     out += "\n" + core::paint("SKIPPED", core::Color::bold, color) + "\n" +
-           lines_of(std::to_string(n) + " checks and measurements could not run here; --all lists them in place", style.width);
+           hanging("", std::to_string(n) + " checks and measurements could not run here; --all lists them in place", style.width);
     // "  16  reason" then the ids indented under it, each wrapped to the width.
     const std::size_t text_w = style.width > 8 + 24 ? style.width - 8 : (style.width ? 24 : 0);
     for (const auto& g : skipped) {
       std::string num = std::to_string(g.ids.size());
-      auto reason = core::wrap_text(g.reason, text_w);
-      for (std::size_t k = 0; k < reason.size(); ++k)
-        out += (k == 0 ? "  " + num + std::string(num.size() < 6 ? 6 - num.size() : 1, ' ') : std::string(8, ' ')) + reason[k] + "\n";
+      out += hanging("  " + num + std::string(num.size() < 6 ? 6 - num.size() : 1, ' '), g.reason, style.width, 8);
       for (const auto& l : core::wrap_text(core::join(g.ids, ", "), text_w)) out += std::string(8, ' ') + core::paint(l, core::Color::grey, color) + "\n";
     }
   }

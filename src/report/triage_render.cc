@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "core/table.h"
 #include "core/term.h"
+#include "report/text_wrap.h"
 
 namespace ncdx::report {
 namespace {
@@ -36,17 +37,6 @@ std::string evidence_line(const core::Evidence& e) {
   std::string out = where.empty() ? "" : where + " ";
   if (!who.empty()) out += "[" + core::join(who, " ") + "] ";
   return out + e.text;
-}
-
-// head + text wrapped to width with the continuation lines indented under the text (width 0: one
-// line), ending in a newline.
-std::string hanging(const std::string& head, const std::string& text, std::size_t width, std::size_t indent = 0) {
-  if (indent == 0) indent = core::display_width(head);
-  const std::size_t room = width == 0 ? 0 : (width > indent + 24 ? width - indent : 24);
-  auto lines = core::wrap_text(text, room);
-  std::string out = head + lines[0] + "\n";
-  for (std::size_t k = 1; k < lines.size(); ++k) out += std::string(indent, ' ') + lines[k] + "\n";
-  return out;
 }
 
 std::string fix_line(std::size_t i, const core::Fix& f, std::size_t width) {
