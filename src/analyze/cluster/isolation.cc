@@ -120,7 +120,7 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
          return v - ref > std::max({opt.k_sigma * s, opt.lat_rel * ref, opt.lat_abs_us});
        }},
       {"retrans_pct", "%", false, [](const PairStat& p) { return p.loss_pct; },
-       [&](double v, double ref, double s) { return v > opt.loss_pct && v - ref > opt.k_sigma * s; }},
+       [&](double v, double ref, double s) { return v > std::max(opt.loss_pct, opt.loss_rel * ref) && v - ref > opt.k_sigma * s; }},
   };
   struct Verdict {
     std::vector<bool> bad_pair;
