@@ -104,10 +104,7 @@ int run(const AuditFlags& flags, const GlobalOptions& g) {
   bool assumed = f.verl.empty();
   auto verl = assumed ? std::optional<core::Version>((*schema)->latest()) : core::Version::parse(f.verl);
   if (!verl) return fail(core::Status::usage("--verl-version '" + f.verl + "': expected a version like 0.7.1"));
-  if (!(*schema)->facts().index(*verl))
-    return fail(core::Status::usage("--verl-version " + f.verl + ": ncdx has verl's released config for " +
-                                    (*schema)->facts().span(~knowledge::VersionMask(0) >> (32 - (*schema)->facts().versions().size())) +
-                                    " only"));
+  if (auto st = (*schema)->require_release(*verl, "--verl-version " + f.verl); !st.is_ok()) return fail(st);
   auto nccl = version_flag("--nccl-version", f.nccl);
   if (!nccl) return fail(nccl.status());
   auto torch = version_flag("--torch-version", f.torch);

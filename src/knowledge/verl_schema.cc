@@ -200,6 +200,12 @@ std::vector<std::string> VerlSchema::keys_in(const core::Version& v, Strategy s)
   return out;
 }
 
+core::Status VerlSchema::require_release(const core::Version& v, const std::string& flag) const {
+  if (facts_->index(v)) return core::Status::ok();
+  const auto all = ~VersionMask(0) >> (8 * sizeof(VersionMask) - facts_->versions().size());
+  return core::Status::usage(flag + ": ncdx has verl's released config for " + facts_->span(all) + " only");
+}
+
 std::string VerlSchema::span(const VerlKey& k) const {
   if (facts_) {
     std::string f = facts_->span(k.in_fsdp), m = facts_->span(k.in_megatron);

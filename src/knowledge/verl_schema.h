@@ -63,6 +63,9 @@ class VerlSchema {
   std::vector<std::string> keys_in(const core::Version& v, Strategy s) const;
   // The key's version span in words: "fsdp >= 0.6.0, megatron >= 0.4.1".
   std::string span(const VerlKey& k) const;
+  // A usage error unless ncdx has `v`'s released config ("… for 0.4.0-0.9.1 only"); `flag` names
+  // what the user typed (`--verl-version 0.7.5`).
+  core::Status require_release(const core::Version& v, const std::string& flag) const;
 
   const std::vector<VerlKey>& keys() const { return keys_; }
   const VerlFacts& facts() const { return *facts_; }

@@ -58,6 +58,12 @@ def verl_validate(wheel, tmp, cfg):
     except (ImportError, ModuleNotFoundError) as e:
         return f"ok (checks before the dataclass conversion; {e.name or 'import'} not installed)"
     except Exception as e:  # noqa: BLE001
+        # From 0.8.0 validate_config converts the actor config with omega_conf_to_dataclass (0.9.1
+        # verl/utils/config.py:164) after its batch checks: Hydra's instantiate then needs
+        # verl.workers.config, which imports transformers (verl/workers/config/model.py:18) and is
+        # not loaded here. Only that failure counts as "the checks before it ran".
+        if type(e).__name__ == "InstantiationException" and "Error locating target 'verl.workers." in str(e):
+            return "ok (checks before the dataclass conversion; verl.workers.config needs transformers)"
         return f"FAIL {type(e).__name__}: {str(e).splitlines()[0][:140]}"
     finally:
         for name in ("verl.utils.config", "verl.utils", "verl"):

@@ -91,6 +91,12 @@ add_test(NAME audit.verl_hydra_oracle
          COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'skip: no ${_venv_py} (bash scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' tests/audit/verl_oracle.py $<TARGET_FILE:ncdx> '${_wheels}' --sets 40 --min 99.5"
          WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
 set_tests_properties(audit.verl_hydra_oracle PROPERTIES LABELS "audit;oracle" SKIP_RETURN_CODE 77)
+# Every `ncdx template` script x release x size x strategy: composes under real Hydra with that
+# release's config, passes its validate_config (0.6.0+) and `ncdx audit` (~50 s of CPU).
+add_test(NAME audit.template_matrix
+         COMMAND bash -c "[ -x '${_venv_py}' ] || { echo 'skip: no ${_venv_py} (bash scripts/py-oracles.sh)'; exit 77; }; exec '${_venv_py}' tests/audit/template_matrix.py $<TARGET_FILE:ncdx> '${_wheels}'"
+         WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+set_tests_properties(audit.template_matrix PROPERTIES LABELS "audit;oracle;template" SKIP_RETURN_CODE 77 TIMEOUT 900)
 
 # Entry points and the shell of real run scripts (#11 §2, §3): fixtures in the shapes of the
 # official examples (tests/data/audit/examples), given as the positional argument.

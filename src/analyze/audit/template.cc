@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "knowledge/audit_rules.h"
 #include "knowledge/model_families.h"
+#include "knowledge/verl_schema.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -28,6 +29,33 @@ const Tier kTiers[] = {
 double threshold(const char* rule, const char* name) {
   const auto* r = knowledge::find_audit_rule(rule);
   return r ? r->thresholds.at(name) : std::nan("");
+}
+
+// The choices above are per size; this makes them per release: Hydra refuses an override of a key
+// the release's config lacks (verl 0.9.1 dropped megatron.grad_offload: its param_offload also
+// frees the gradient buffers, engine/megatron.yaml:4), and a key the release's code no longer reads
+// would only mislead. Such a line becomes a comment saying which releases have the key.
+core::Status keep_what_the_release_has(VerlTemplate& t, const knowledge::VerlSchema& schema, const core::Version& v) {
+  const auto s = t.strategy == "megatron" ? knowledge::Strategy::megatron : knowledge::Strategy::fsdp;
+  std::vector<TemplateLine> kept;
+  for (auto& o : t.overrides) {
+    if (o.override_text.empty()) {
+      kept.push_back(std::move(o));
+      continue;
+    }
+    const std::string key = o.override_text.substr(0, o.override_text.find('='));
+    const auto* k = schema.find(key);
+    if (!k) return core::Status::internal("ncdx template sets " + key + ", which ncdx's verl schema does not know");
+    if (!schema.exists(*k, v, s))
+      kept.push_back({"", "not set: verl " + v.str() + "'s " + knowledge::to_string(s) + " config has no " + key + " (it is in verl " +
+                          schema.facts().span(s == knowledge::Strategy::fsdp ? k->in_fsdp : k->in_megatron) + ")"});
+    else if (!schema.is_read(*k, v, s))
+      kept.push_back({"", "not set: verl " + v.str() + " does not read " + key});
+    else
+      kept.push_back(std::move(o));
+  }
+  t.overrides = std::move(kept);
+  return core::Status::ok();
 }
 
 }  // namespace
@@ -51,6 +79,9 @@ core::Result<VerlTemplate> make_template(const TemplateInput& in) {
   auto model = knowledge::match_model(tier->model);
   if (!model || !model->params_b || !model->heads) return core::Status::internal(std::string("model table lacks ") + tier->model);
   const bool moe = model->experts.has_value();
+  auto schema = knowledge::VerlSchema::get();
+  if (!schema) return schema.status();
+  if (auto st = (*schema)->require_release(in.verl, "--verl-version " + in.verl.str()); !st.is_ok()) return st;
   VerlTemplate t;
   t.model_path = tier->model;
   t.strategy = in.strategy.empty() ? (moe ? "megatron" : "fsdp") : in.strategy;
@@ -171,6 +202,7 @@ core::Result<VerlTemplate> make_template(const TemplateInput& in) {
   add("trainer.n_gpus_per_node=" + std::to_string(gpn), "");
   add("trainer.nnodes=" + std::to_string(t.nodes), "");
   add("trainer.total_epochs=1", "");
+  if (auto st = keep_what_the_release_has(t, **schema, in.verl); !st.is_ok()) return st;
   return t;
 }
 
