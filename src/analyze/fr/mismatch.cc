@@ -1,6 +1,7 @@
 #include "analyze/fr/mismatch.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <string>
 
@@ -28,13 +29,21 @@ bool same_shapes_everywhere(const std::string& op) {
 bool is_all_to_all(const std::string& op) { return op.rfind("all_to_all", 0) == 0; }
 bool root_only_buffers(const std::string& op) { return op == "gather" || op == "scatter"; }
 
+// Element counts saturate at LLONG_MAX: the shapes come from a dump (fr_pickle_fuzz found dims
+// whose product overflows), and the all_to_all check only compares totals.
+constexpr long long kMaxNumel = std::numeric_limits<long long>::max();
+long long add_sat(long long a, long long b) {
+  long long r;
+  return __builtin_add_overflow(a, b, &r) ? kMaxNumel : r;
+}
 long long numel(const std::optional<std::vector<std::vector<long long>>>& shapes) {
   long long n = 0;
   if (!shapes) return 0;
   for (const auto& s : *shapes) {
     long long m = 1;
-    for (long long d : s) m *= d;
-    n += m;
+    for (long long d : s)
+      if (__builtin_mul_overflow(m, d, &m)) return kMaxNumel;
+    n = add_sat(n, m);
   }
   return n;
 }
@@ -137,8 +146,8 @@ std::set<long long> check_mismatches(const PgView& g, std::vector<Finding>& out)
         bool empty = (e->input_dtypes && e->input_dtypes->empty()) || (e->output_dtypes && e->output_dtypes->empty());
         if (!root_only_buffers(e->op()) && !empty)
           dtype_sig += sep + dtypes_text(e->input_dtypes) + " -> " + dtypes_text(e->output_dtypes);
-        in_total += numel(e->input_sizes);
-        out_total += numel(e->output_sizes);
+        in_total = add_sat(in_total, numel(e->input_sizes));
+        out_total = add_sat(out_total, numel(e->output_sizes));
       }
       ops[op_sig].push_back(v.rank);
       sizes[size_sig].push_back(v.rank);

@@ -169,3 +169,20 @@ TEST(FrAnalyze, RankList) {
 
 }  // namespace
 }  // namespace ncdx::analyze
+
+namespace ncdx::analyze {
+namespace {
+// Shapes come from the dump: dims whose product overflows (found by fr_pickle_fuzz in CI) must not
+// be undefined behaviour; the sizes still differ, so the mismatch is still reported.
+TEST(FrAnalyze, HugeShapesDoNotOverflow) {
+  auto d = read_fr_path(std::string(NCDX_TEST_DATA) + "/fr/size_mismatch");
+  ASSERT_TRUE(d);
+  for (auto& r : d->ranks)
+    for (auto& e : r.entries)
+      if (e.input_sizes && !e.input_sizes->empty())
+        (*e.input_sizes)[0] = {7935448950854656LL, 19789, r.rank.value_or(0) == 1 ? 3 : 2};
+  FrAnalysis a = analyze_fr(*d);
+  EXPECT_NE(find(a, "fr.size-mismatch"), nullptr);
+}
+}  // namespace
+}  // namespace ncdx::analyze
