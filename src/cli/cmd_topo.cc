@@ -14,6 +14,7 @@
 #include "core/read_bounded.h"
 #include "core/strings.h"
 #include "core/finding.h"
+#include "core/outcome.h"
 #include "cli/command.h"
 #include "report/topo_report.h"
 #include "core/json.h"
@@ -107,9 +108,7 @@ int run(const TopoOptions& o, const GlobalOptions& g) {
     if (pick) std::cout << "\n" << report::sanitize_text(report::render_pick(*m, *pick));
   }
   // Exit: the findings' code (2 error, 1 warn), at least 1 when the pick carries warnings.
-  int code = core::exit_code_for(findings);
-  if (pick && !pick->warnings.empty()) code = std::max(code, 1);
-  return code;
+  return core::exit_code_for(report::topo_tally(findings, pick).worst());
 }
 
 }  // namespace

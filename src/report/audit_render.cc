@@ -7,6 +7,7 @@
 #include "knowledge/yaml_json.h"
 #include "core/table.h"
 #include "core/term.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 namespace {
@@ -103,9 +104,8 @@ nlohmann::json audit_json(const std::vector<analyze::AuditRow>& rows, const nloh
     r.value = core::redact_value(r.parameter, r.value);
     arr.push_back(analyze::to_json(r));
   }
-  const auto n = core::tally_of(rows);
   return {{"schema", "ncdx.audit/1"},
-          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"info", n.info}, {"warn", n.warn}, {"fail", n.fail}, {"skip", n.skip}}},
+          {"summary", summary_json(core::tally_of(rows))},
           {"rows", arr},
           {"context", context}};
 }

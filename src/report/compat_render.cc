@@ -4,6 +4,7 @@
 
 #include "core/outcome.h"
 #include "core/table.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 
@@ -42,7 +43,7 @@ nlohmann::json compat_json(const analyze::CompatReport& r, nlohmann::json contex
   j["context"] = std::move(context);
   const nlohmann::json body = analyze::to_json(r);
   for (auto& [k, v] : body.items()) j[k] = v;
-  j["summary"] = {{"status", core::to_string(core::worst_of(r.rows))}};
+  j["summary"] = summary_json(core::tally_of(r.rows));
   j["site_dirs"] = site_dirs;
   return j;
 }

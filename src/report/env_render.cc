@@ -6,6 +6,7 @@
 #include "core/strings.h"
 #include "core/table.h"
 #include "core/outcome.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 namespace {
@@ -100,12 +101,11 @@ nlohmann::json lint_json(const std::vector<analyze::EnvRow>& rows, const std::ve
   nlohmann::json sh = nlohmann::json::array();
   for (const auto& s : shadowed)
     sh.push_back({{"name", s.name}, {"value", core::redact_value(s.name, s.value)}, {"origin", s.origin}});
-  const auto n = core::tally_of(rows);
   return {{"schema", "ncdx.env/1"},
           {"mode", "lint"},
           {"context", std::move(context)},
           {"input", std::move(input)},
-          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"warn", n.warn}, {"fail", n.fail}}},
+          {"summary", summary_json(core::tally_of(rows))},
           {"rows", arr},
           {"shadowed", sh}};
 }

@@ -9,6 +9,7 @@
 #include "core/strings.h"
 #include "core/term.h"
 #include "probe/topo_json.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 
@@ -149,6 +150,13 @@ std::string render_topo_findings(const std::vector<core::Finding>& findings, boo
   return out.str();
 }
 
+core::Tally topo_tally(const std::vector<core::Finding>& findings, const std::optional<analyze::TopoPick>& pick) {
+  core::Tally n = core::tally_of(findings, [](const core::Finding& f) { return core::outcome_of(f.severity); });
+  if (pick)
+    for (std::size_t i = 0; i < pick->warnings.size(); ++i) n.add(core::Outcome::warn);
+  return n;
+}
+
 nlohmann::json pick_json(const probe::TopoMatrix& m, const analyze::TopoPick& p) {
   nlohmann::json j;
   j["k"] = p.gpus.size();
@@ -193,6 +201,7 @@ nlohmann::json topo_json(const probe::TopoMatrix& m, const std::string& input, c
   j["pick"] = pick ? pick_json(m, *pick) : nlohmann::json(nullptr);
   j["findings"] = nlohmann::json::array();
   for (const auto& f : findings) j["findings"].push_back(core::to_json(f));
+  j["summary"] = summary_json(topo_tally(findings, pick));
   return j;
 }
 
