@@ -103,9 +103,10 @@ int run(const TopoOptions& o, const GlobalOptions& g) {
                                                    report::make_context(nlohmann::json::object(), !g.no_timestamps)));
   } else {
     bool color = core::color_enabled(stdout);
-    std::cout << report::sanitize_text(report::render_topology(*m, input, color), color);
-    std::cout << report::sanitize_text(report::render_topo_findings(findings, color), color);
-    if (pick) std::cout << "\n" << report::sanitize_text(report::render_pick(*m, *pick));
+    const std::size_t width = core::output_columns(stdout);
+    std::cout << report::sanitize_text(report::render_topology(*m, input, color, width), color);
+    std::cout << report::sanitize_text(report::render_topo_findings(findings, color, width), color);
+    if (pick) std::cout << "\n" << report::sanitize_text(report::render_pick(*m, *pick, width));
   }
   // Exit: the findings' code (2 error, 1 warn), at least 1 when the pick carries warnings.
   return core::exit_code_for(report::topo_tally(findings, pick).worst());
