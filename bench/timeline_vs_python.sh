@@ -31,7 +31,7 @@ python3 - "$dir/.out" $((ranks - 3)) <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 s = j["stragglers"][0] if j["stragglers"] else {}
-print("ncdx: %s; straggler %s (injected %s), slowdowns %s" % (j["summary"]["headline"], s.get("rank"), sys.argv[2],
+print("ncdx: %s; straggler %s (injected %s), slowdowns %s" % (j["totals"]["headline"], s.get("rank"), sys.argv[2],
       [(x["rank"], x["from_step"], x["factor"]) for x in j["slowdowns"]]))
 PY
 python3 - "$bytes" "$pw" "$pu" "$pm" "$nw" "$nu" "$nm" <<'PY'

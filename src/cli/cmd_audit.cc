@@ -285,7 +285,7 @@ int run(const AuditFlags& flags, const GlobalOptions& g) {
   } else if (f.format == "md") {
     std::cout << report::sanitize_text(report::render_audit_md(rows, header));
   } else {
-    std::cout << report::sanitize_text(report::render_audit_text(rows, header, core::color_enabled(stdout) && !g.no_color), core::color_enabled(stdout) && !g.no_color);
+    std::cout << report::sanitize_text(report::render_audit_text(rows, header, core::color_enabled(stdout) && !g.no_color, core::output_columns(stdout)), core::color_enabled(stdout) && !g.no_color);
   }
   return core::exit_code_of(rows);
 }

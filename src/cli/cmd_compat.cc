@@ -43,7 +43,7 @@ int run(const CompatOpts& o, const GlobalOptions& g) {
         seen[c.name] = c.version ? nlohmann::json(*c.version) : nlohmann::json(nullptr);
     std::cout << core::dump_json(report::compat_json(checked, report::make_context(seen, !g.no_timestamps), in.detected.site_dirs));
   } else {
-    std::cout << report::sanitize_text(report::render_compat_text(checked, core::color_enabled(stdout) && !g.no_color), core::color_enabled(stdout) && !g.no_color);
+    std::cout << report::sanitize_text(report::render_compat_text(checked, core::color_enabled(stdout) && !g.no_color, core::output_columns(stdout)), core::color_enabled(stdout) && !g.no_color);
   }
   return core::exit_code_of(checked.rows);
 }

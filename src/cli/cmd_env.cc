@@ -127,7 +127,7 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
     if (!nccl_from.empty() && nccl_from != "flag") std::cout << report::sanitize_text("NCCL " + (*nccl)->str() + " (from " + nccl_from + ")\n");
     if (!torch_from.empty() && torch_from != "flag") std::cout << report::sanitize_text("PyTorch " + (*torch)->str() + " (from " + torch_from + ")\n");
     if (!nccl->has_value()) std::cout << "NCCL version unknown: version-gated rules judge NCCL " << "2.30.7 (pass --nccl-version)\n";
-    std::cout << report::sanitize_text(report::render_lint_text(rows, core::color_enabled(stdout) && !g.no_color), core::color_enabled(stdout) && !g.no_color);
+    std::cout << report::sanitize_text(report::render_lint_text(rows, core::color_enabled(stdout) && !g.no_color, core::output_columns(stdout)), core::color_enabled(stdout) && !g.no_color);
     for (const auto& s : eff.shadowed)
       std::cout << "note: " << report::sanitize(s.origin) << " sets " << report::sanitize(s.name)
                 << " but an earlier source wins (NCCL applies config files with setenv(..., 0))\n";

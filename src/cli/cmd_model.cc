@@ -10,6 +10,7 @@
 #include "analyze/judge/judge.h"
 #include "cli/command.h"
 #include "core/json.h"
+#include "core/outcome.h"
 #include "core/strings.h"
 #include "core/term.h"
 #include "model/cost/nccl_log_inputs.h"
@@ -162,11 +163,7 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
     return fail(core::Status::usage("give --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\" (or --judge FILE)"));
   }
 
-  int code = 0;
-  for (const auto& j : judgements) {
-    if (j.kind == aj::VerdictKind::Wrong) code = 2;
-    else if (j.kind == aj::VerdictKind::Slow) code = std::max(code, 1);
-  }
+  const int code = core::exit_code_of(judgements, [](const aj::Judgement& j) { return aj::outcome_of(j.kind); });
   if (g.json) {
     nlohmann::json j = {{"schema", "ncdx.model/1"}};
     nlohmann::json seen = nlohmann::json::object();

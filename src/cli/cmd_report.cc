@@ -7,11 +7,13 @@
 #include "analyze/results/load.h"
 #include "cli/command.h"
 #include "core/json.h"
+#include "core/outcome.h"
 #include "core/term.h"
 #include "report/context.h"
 #include "report/report_dir.h"
 #include "report/results_render.h"
 #include "report/sanitize.h"
+#include "report/summary_json.h"
 
 namespace ncdx::cli {
 namespace {
@@ -31,17 +33,20 @@ nlohmann::json summary_json(const std::vector<analyze::ResultDoc>& docs, bool ti
   j["schema"] = "ncdx.report/1";
   j["context"] = report::make_context(nlohmann::json::object(), timestamps);
   j["inputs"] = nlohmann::json::array();
+  core::Tally all;  // every input's items: the report's own summary
   for (const auto& d : docs) {
-    nlohmann::json counts = {{"FAIL", 0}, {"WARN", 0}, {"INFO", 0}, {"PASS", 0}, {"SKIP", 0}};
-    for (const auto& i : d.items) counts[i.status] = counts[i.status].get<int>() + 1;
+    core::Tally n;
+    for (const auto& i : d.items)
+      if (auto o = core::parse_outcome(i.status)) n.add(*o), all.add(*o);
     j["inputs"].push_back({{"path", d.path},
                            {"schema", d.schema},
                            {"command", d.command},
                            {"headline", d.headline.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.headline)},
                            {"exit_code", d.exit_code},
-                           {"summary", counts},
+                           {"summary", report::summary_json(n)},
                            {"matrices", d.matrices.size()}});
   }
+  j["summary"] = report::summary_json(all);
   return j;
 }
 

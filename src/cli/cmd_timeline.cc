@@ -10,6 +10,7 @@
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/json.h"
+#include "core/outcome.h"
 #include "core/strings.h"
 #include "core/term.h"
 #include "report/context.h"
@@ -71,12 +72,6 @@ core::Status parse_options(const TimelineCliOptions& c, analyze::timeline::Timel
   return {};
 }
 
-int exit_for(const analyze::timeline::TimelineResult& r) {
-  bool warn = !r.slowdowns.empty();
-  for (const auto& s : r.stragglers) warn = warn || s.significant;
-  return warn ? 1 : 0;
-}
-
 int run(const TimelineCliOptions& c, const GlobalOptions& g) {
   analyze::timeline::TimelineOptions o;
   if (auto st = parse_options(c, o); !st) {
@@ -125,7 +120,7 @@ int run(const TimelineCliOptions& c, const GlobalOptions& g) {
   }
   if (g.json) std::cout << core::dump_json(json);
   else std::cout << report::render_timeline_text(result, core::color_enabled(stdout));
-  return exit_for(result);
+  return core::exit_code_for(report::timeline_tally(result).worst());
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "core/read_bounded.h"
 #include "core/strings.h"
 #include "core/finding.h"
+#include "core/outcome.h"
 #include "cli/command.h"
 #include "report/topo_report.h"
 #include "core/json.h"
@@ -102,14 +103,13 @@ int run(const TopoOptions& o, const GlobalOptions& g) {
                                                    report::make_context(nlohmann::json::object(), !g.no_timestamps)));
   } else {
     bool color = core::color_enabled(stdout);
-    std::cout << report::sanitize_text(report::render_topology(*m, input, color), color);
-    std::cout << report::sanitize_text(report::render_topo_findings(findings, color), color);
-    if (pick) std::cout << "\n" << report::sanitize_text(report::render_pick(*m, *pick));
+    const std::size_t width = core::output_columns(stdout);
+    std::cout << report::sanitize_text(report::render_topology(*m, input, color, width), color);
+    std::cout << report::sanitize_text(report::render_topo_findings(findings, color, width), color);
+    if (pick) std::cout << "\n" << report::sanitize_text(report::render_pick(*m, *pick, width));
   }
   // Exit: the findings' code (2 error, 1 warn), at least 1 when the pick carries warnings.
-  int code = core::exit_code_for(findings);
-  if (pick && !pick->warnings.empty()) code = std::max(code, 1);
-  return code;
+  return core::exit_code_for(report::topo_tally(findings, pick).worst());
 }
 
 }  // namespace

@@ -78,4 +78,11 @@ int Tally::of(Outcome o) const {
   return 0;
 }
 
+Outcome Tally::worst() const {
+  Outcome w = Outcome::pass;
+  for (Outcome o : kOutcomes)
+    if (of(o) > 0) w = ncdx::core::worst(w, o);
+  return w;
+}
+
 }  // namespace ncdx::core

@@ -53,6 +53,9 @@ struct Tally {
   void add(Outcome o);
   int of(Outcome o) const;
   int total() const { return pass + info + warn + fail + skip; }
+  // The worst outcome counted, by the order of worst(): PASS when nothing (or only SKIPs) was
+  // counted, so a tally's status and the exit code of its rows always agree.
+  Outcome worst() const;
 };
 template <class Range, class Fn = StatusOf>
 Tally tally_of(const Range& rows, Fn status_of = {}) {

@@ -146,19 +146,29 @@ std::vector<std::string> wrap_text(std::string_view s, std::size_t width) {
     if (word.empty()) break;
     std::size_t ww = display_width(word);
     if (line_w > 0 && line_w + 1 + ww > width) flush();
-    if (ww > width) {  // a path or URL wider than the line: cut it at code points
-      std::size_t cols = line_w;
-      for (std::size_t k = 0; k < word.size(); ++k) {
-        bool lead = (static_cast<unsigned char>(word[k]) & 0xC0) != 0x80;
-        if (lead && cols == width) {
-          lines.push_back(line);
-          line.clear();
-          cols = 0;
+    if (ww > width) {  // a path, key or URL wider than the line (which is empty here: flushed above)
+      std::string_view rest = word;
+      while (display_width(rest) > width) {
+        // The byte offsets where code point width/3 and code point `width` start.
+        std::size_t end = 0, least = 0, cols = 0;
+        for (; end < rest.size(); ++end) {
+          if ((static_cast<unsigned char>(rest[end]) & 0xC0) == 0x80) continue;
+          if (cols == width / 3) least = end;
+          if (cols++ == width) break;
         }
-        if (lead) ++cols;
-        line.push_back(word[k]);
+        // Cut after the last separator in the line's last two thirds (a key at its dots, a path
+        // at its slashes), else at the width.
+        std::size_t cut = end;
+        for (std::size_t k = end; k > least && k > 0; --k)
+          if (std::string_view("./_-,:=;").find(rest[k - 1]) != std::string_view::npos) {
+            cut = k;
+            break;
+          }
+        lines.emplace_back(rest.substr(0, cut));
+        rest.remove_prefix(cut);
       }
-      line_w = cols;
+      line = std::string(rest);
+      line_w = display_width(rest);
       continue;
     }
     if (line_w > 0) {

@@ -28,8 +28,9 @@ std::string closest(std::string_view word, const std::vector<std::string>& candi
 std::string sanitize_utf8(std::string_view s);
 // Number of terminal columns a UTF-8 string takes (code points; good enough for tables).
 std::size_t display_width(std::string_view s);
-// Splits s into lines of at most `width` columns at spaces; a word wider than a line is cut at a
-// code point boundary. width 0, or s that fits: one line. Never returns an empty vector.
+// Splits s into lines of at most `width` columns at spaces; a word wider than a line is cut after
+// a separator (. / _ - , : = ;) in the line's last two thirds, else at a code point boundary.
+// width 0, or s that fits: one line. Never returns an empty vector.
 std::vector<std::string> wrap_text(std::string_view s, std::size_t width);
 // "1.5 GiB", "64 MiB" …
 std::string human_bytes(double bytes);

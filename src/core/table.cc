@@ -35,31 +35,50 @@ std::string Table::render(bool color, std::size_t max_width, std::size_t total_w
   for (const auto& r : rows_)
     for (std::size_t i = 0; i < ncol; ++i) width[i] = std::max(width[i], display_width(text_at(r, i)));
 
-  // Where the last column starts, and how wide it may be to fit total_width.
-  std::size_t indent = 0;
-  for (std::size_t i = 0; i + 1 < ncol; ++i) indent += width[i] + 2;
-  constexpr std::size_t kMinLast = 24;
-  std::size_t last_width = 0;
-  if (total_width > 0) last_width = total_width > indent + kMinLast ? total_width - indent : kMinLast;
+  // Fit total_width: narrow the widest wrapping column by one until the line fits or every
+  // wrapping column is at its floor. The last column's text is never padded, so its floor applies
+  // to the room it gets, not to its natural width.
+  constexpr std::size_t kMinLast = 24, kMinOther = 16;
+  std::vector<bool> wraps(ncol, false);
+  if (wrap_.empty() && ncol > 0) wraps[ncol - 1] = true;
+  for (std::size_t c : wrap_)
+    if (c < ncol) wraps[c] = true;
+  std::vector<std::size_t> room = width;  // the columns each cell may use (wrapped beyond)
+  if (total_width > 0) {
+    auto line = [&] {
+      std::size_t w = ncol > 0 ? 2 * (ncol - 1) : 0;
+      for (std::size_t r : room) w += r;
+      return w;
+    };
+    for (std::size_t w = line(); w > total_width; --w) {
+      std::size_t pick = ncol;
+      for (std::size_t i = 0; i < ncol; ++i) {
+        std::size_t floor = i + 1 == ncol ? kMinLast : kMinOther;
+        if (wraps[i] && room[i] > floor && (pick == ncol || room[i] > room[pick])) pick = i;
+      }
+      if (pick == ncol) break;
+      --room[pick];
+    }
+  }
 
   std::string out;
   auto emit = [&](const std::vector<std::string>& texts, const std::vector<Color>& colors) {
-    std::string line;
-    std::vector<std::string> tail = {""};
+    std::vector<std::vector<std::string>> parts(ncol);
+    std::size_t lines = 1;
     for (std::size_t i = 0; i < ncol; ++i) {
-      const std::string& t = texts[i];
-      bool last = i + 1 == ncol;
-      if (last) {
-        tail = wrap_text(t, last_width);
-        line += paint(tail[0], colors[i], color);
-      } else {
-        line += paint(t, colors[i], color);
-        line += std::string(width[i] - display_width(t) + 2, ' ');
-      }
+      parts[i] = wraps[i] && total_width > 0 ? wrap_text(texts[i], room[i]) : std::vector<std::string>{texts[i]};
+      lines = std::max(lines, parts[i].size());
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-    for (std::size_t k = 1; k < tail.size(); ++k) out += std::string(indent, ' ') + paint(tail[k], colors[ncol - 1], color) + "\n";
+    for (std::size_t k = 0; k < lines; ++k) {
+      std::string line;
+      for (std::size_t i = 0; i < ncol; ++i) {
+        const std::string t = k < parts[i].size() ? parts[i][k] : std::string();
+        line += paint(t, colors[i], color && (k == 0 || !t.empty()));
+        if (i + 1 < ncol) line += std::string(room[i] - std::min(room[i], display_width(t)) + 2, ' ');
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
   };
   std::vector<std::string> h(ncol);
   for (std::size_t i = 0; i < headers_.size(); ++i) h[i] = headers_[i];

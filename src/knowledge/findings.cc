@@ -5,7 +5,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 namespace {
@@ -19,37 +19,17 @@ std::optional<std::string> opt_string(const YAML::Node& n, const char* key) {
   return n[key].as<std::string>();
 }
 
-struct Loaded {
-  std::vector<FindingDef> rows;
-  core::Status status;
-};
-
-const Loaded& loaded() {
-  static const Loaded l = [] {
-    Loaded out;
-    auto text = embedded("findings.yaml");
-    if (!text) {
-      out.status = core::Status::internal("findings.yaml is not embedded");
-      return out;
-    }
-    auto rows = parse_findings_yaml(*text, "findings.yaml");
-    if (!rows) out.status = core::Status::internal(rows.status().message());
-    else out.rows = std::move(*rows);
-    return out;
-  }();
+const EmbeddedTable<FindingDef>& loaded() {
+  static const auto l = load_embedded_table<FindingDef>("findings.yaml", parse_findings_yaml);
   return l;
 }
 
 }  // namespace
 
 core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text, std::string_view source) {
-  YAML::Node root;
-  try {
-    root = YAML::Load(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    return core::Status::bad_input(std::string(source) + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
-  }
-  if (!root.IsSequence()) return core::Status::bad_input(std::string(source) + ":1: expected a list of findings");
+  auto parsed = parse_yaml_list(text, source, "findings");
+  if (!parsed) return parsed.status();
+  const YAML::Node root = *parsed;
   std::vector<FindingDef> out;
   std::set<std::string> ids;
   try {
@@ -73,21 +53,13 @@ core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text,
           d.fixes.push_back({x["action"].as<std::string>(), opt_string(x, "env"), opt_string(x, "command"),
                              opt_string(x, "applies"), opt_string(x, "doc")});
         }
-      // Every {name} a text uses must be declared, so the table says what each analysis fills in.
-      std::set<std::string> declared(d.vars.begin(), d.vars.end());
-      FindingVars probe;
-      for (const auto& v : d.vars) probe[v] = "";
-      try {
-        (void)fill_template(d.title, probe);
-        (void)fill_template(d.summary, probe);
-        for (const auto& f : d.fixes) {
-          (void)fill_template(f.action, probe);
-          for (const auto* o : {&f.env, &f.command, &f.applies, &f.doc})
-            if (*o) (void)fill_template(**o, probe);
-        }
-      } catch (const std::logic_error& e) {
-        return at(source, n, d.id + ": " + e.what() + " (add it to vars)");
+      std::vector<std::string_view> texts = {d.title, d.summary};
+      for (const auto& f : d.fixes) {
+        texts.push_back(f.action);
+        for (const auto* o : {&f.env, &f.command, &f.applies, &f.doc})
+          if (*o) texts.push_back(**o);
       }
+      if (auto bad = undeclared_vars(d.vars, texts); !bad.empty()) return at(source, n, d.id + ": " + bad + " (add it to vars)");
       out.push_back(std::move(d));
     }
   } catch (const YAML::Exception& e) {
@@ -121,6 +93,17 @@ std::string fill_template(std::string_view text, const FindingVars& vars) {
     }
   }
   return out;
+}
+
+std::string undeclared_vars(const std::vector<std::string>& vars, const std::vector<std::string_view>& texts) {
+  FindingVars probe;
+  for (const auto& v : vars) probe[v] = "";
+  try {
+    for (auto t : texts) (void)fill_template(t, probe);
+  } catch (const std::logic_error& e) {
+    return e.what();
+  }
+  return {};
 }
 
 core::Finding make_finding(std::string_view id, const FindingVars& vars) {

@@ -38,6 +38,9 @@ core::Status finding_table_status();
 const FindingDef* find_finding_def(std::string_view id);
 // "{name}" in `text` replaced by vars[name]; a name not in vars is a bug in the caller (throws).
 std::string fill_template(std::string_view text, const FindingVars& vars);
+// Empty when every {name} of `texts` is one of `vars`, else what is wrong ("undeclared {x}"): a
+// table row must say what its analysis fills in.
+std::string undeclared_vars(const std::vector<std::string>& vars, const std::vector<std::string_view>& texts);
 // The finding of table row `id` with its texts filled (culprit and evidence are the caller's).
 // An id not in the table, or a var it does not declare, is a bug in ncdx (std::logic_error).
 core::Finding make_finding(std::string_view id, const FindingVars& vars);

@@ -17,4 +17,15 @@ core::Result<YAML::Node> load_embedded_yaml(std::string_view name) {
   }
 }
 
+core::Result<YAML::Node> parse_yaml_list(std::string_view text, std::string_view source, std::string_view rows) {
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    return core::Status::bad_input(std::string(source) + ":" + std::to_string(e.mark.line + 1) + ": malformed YAML: " + e.msg);
+  }
+  if (!root.IsSequence()) return core::Status::bad_input(std::string(source) + ":1: expected a list of " + std::string(rows));
+  return root;
+}
+
 }  // namespace ncdx::knowledge

@@ -7,6 +7,8 @@
 #include "knowledge/yaml_json.h"
 #include "core/table.h"
 #include "core/term.h"
+#include "report/text_wrap.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 namespace {
@@ -51,25 +53,40 @@ void emit_yaml(YAML::Emitter& e, const nlohmann::json& j) {
 
 }  // namespace
 
-std::string render_audit_text(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header, bool color) {
+std::string render_audit_text(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header, bool color,
+                              std::size_t width) {
   std::string out;
-  for (const auto& h : header) out += h + "\n";
+  for (const auto& h : header) out += hanging("", h, width);
   if (!header.empty()) out += "\n";
   core::Table t({"parameter", "value", "recommended", "risk threshold", "status", "why", "source"});
   for (const auto& r : rows)
     t.add({core::Cell(r.parameter), core::Cell(core::redact_value(r.parameter, r.value)), core::Cell(r.recommended),
            core::Cell(r.risk), core::Cell(core::to_string(r.status), core::color_of(r.status)), core::Cell(shorten(r.why, 60)),
            core::Cell(shorten(r.source, 40))});
-  out += t.render(color, 72);
+  std::string table = t.render(color, 72);
+  // A terminal narrower than the seven columns gets four, status first as in doctor's tables, the
+  // other three wrapped; recommended, risk threshold and source move to the details of each row
+  // that needs action (a PASS row's recommended value is the one it has), where `why` is whole.
+  const bool compact = !fits_width(table, width);
+  if (compact) {
+    core::Table c({"status", "parameter", "value", "why"});
+    for (const auto& r : rows)
+      c.add({core::Cell(core::to_string(r.status), core::color_of(r.status)), core::Cell(r.parameter),
+             core::Cell(core::redact_value(r.parameter, r.value)), core::Cell(shorten(r.why, 60))});
+    c.wrap_columns({1, 2, 3});
+    table = c.render(color, 0, width);
+  }
+  out += table;
   // The table cuts long cells; every finding that needs action gets its full text here.
   int n = 0;
   for (const auto& r : rows) {
     if (r.status == core::Outcome::pass) continue;
     if (n++ == 0) out += "\nDetails\n";
-    out += std::string("  [") + core::to_string(r.status) + "] " + r.parameter + (r.origin.empty() ? "" : " (" + r.origin + ")") + "\n";
-    out += "    why: " + r.why + "\n";
-    if (!r.recommended.empty()) out += "    recommended: " + r.recommended + "\n";
-    out += "    source: " + r.source + "  [" + r.rule + "]\n";
+    out += hanging(std::string("  [") + core::to_string(r.status) + "] ", r.parameter + (r.origin.empty() ? "" : " (" + r.origin + ")"), width);
+    out += hanging("    why: ", r.why, width);
+    if (!r.recommended.empty()) out += hanging("    recommended: ", r.recommended, width);
+    if (compact && !r.risk.empty() && r.risk != "-") out += hanging("    risk threshold: ", r.risk, width);
+    out += hanging("    source: ", r.source + "  [" + r.rule + "]", width);
   }
   out += "\n" + summary_line(rows) + "\n";
   return out;
@@ -103,9 +120,8 @@ nlohmann::json audit_json(const std::vector<analyze::AuditRow>& rows, const nloh
     r.value = core::redact_value(r.parameter, r.value);
     arr.push_back(analyze::to_json(r));
   }
-  const auto n = core::tally_of(rows);
   return {{"schema", "ncdx.audit/1"},
-          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"info", n.info}, {"warn", n.warn}, {"fail", n.fail}, {"skip", n.skip}}},
+          {"summary", summary_json(core::tally_of(rows))},
           {"rows", arr},
           {"context", context}};
 }

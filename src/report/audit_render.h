@@ -9,7 +9,9 @@
 
 namespace ncdx::report {
 
-std::string render_audit_text(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header, bool color);
+// width: the terminal's columns (core::output_columns; 0 = piped, every line whole).
+std::string render_audit_text(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header, bool color,
+                              std::size_t width = 0);
 std::string render_audit_md(const std::vector<analyze::AuditRow>& rows, const std::vector<std::string>& header);
 nlohmann::json audit_json(const std::vector<analyze::AuditRow>& rows, const nlohmann::json& context);
 // A JSON tree as block YAML (for --print).

@@ -10,7 +10,8 @@
 
 namespace ncdx::report {
 
-std::string render_compat_text(const analyze::CompatReport& r, bool color);
+// width: the terminal's columns (core::output_columns; 0 = piped, every line whole).
+std::string render_compat_text(const analyze::CompatReport& r, bool color, std::size_t width = 0);
 // `context` is the caller's (report/context.h); `site_dirs` the Python site directories searched.
 nlohmann::json compat_json(const analyze::CompatReport& r, nlohmann::json context, const std::vector<std::string>& site_dirs);
 

@@ -13,6 +13,7 @@
 #include "report/html.h"
 #include "report/junit.h"
 #include "report/prometheus.h"
+#include "report/summary_json.h"
 #include "report/text_wrap.h"
 
 namespace ncdx::report {
@@ -201,8 +202,10 @@ std::string render_doctor_text(const analyze::DoctorRun& run, const DoctorTextSt
 nlohmann::json render_doctor_json(const analyze::DoctorRun& run, bool timestamps) {
   const auto& inv = run.inventory;
   nlohmann::json checks = nlohmann::json::array();
-  const auto n = core::tally_of(run.outcomes, [](const analyze::CheckOutcome& o) { return o.result.status; });
-  const nlohmann::json summary = {{"PASS", n.pass}, {"WARN", n.warn}, {"FAIL", n.fail}, {"SKIP", n.skip}};
+  // Checks and measurements both decide the exit code (analyze/doctor/run.cc): both are counted.
+  auto n = core::tally_of(run.outcomes, [](const analyze::CheckOutcome& o) { return o.result.status; });
+  for (const auto& m : run.measurements) n.add(m.status);
+  const nlohmann::json summary = summary_json(n);
   for (const auto& o : run.outcomes) {
     std::string st = core::to_string(o.result.status);
     checks.push_back({{"id", o.def->id},

@@ -6,6 +6,8 @@
 #include "core/strings.h"
 #include "core/table.h"
 #include "core/outcome.h"
+#include "report/text_wrap.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 namespace {
@@ -36,18 +38,32 @@ std::string yaml_quote(const std::string& v) {
 
 }  // namespace
 
-std::string render_lint_text(const std::vector<analyze::EnvRow>& rows, bool color) {
+std::string render_lint_text(const std::vector<analyze::EnvRow>& rows, bool color, std::size_t width) {
   if (rows.empty()) return "No NCCL / PyTorch-distributed variables to lint.\n";
   core::Table t({"STATUS", "PARAMETER", "VALUE", "RISK", "RECOMMENDED"});
   for (const auto& r : rows)
     t.add({core::Cell(core::to_string(r.status), core::color_of(r.status)), r.parameter, core::redact_value(r.parameter, r.value),
            r.risk.empty() ? "-" : r.risk, r.recommended.empty() ? "-" : r.recommended});
+  std::string table = t.render(color, 60);
+  // On a terminal too narrow for it, the risk moves to each row's note below and the value and
+  // the recommendation wrap (status and variable name stay whole: they are what one greps for).
+  const bool compact = !fits_width(table, width);
+  if (compact) {
+    core::Table c({"STATUS", "PARAMETER", "VALUE", "RECOMMENDED"});
+    for (const auto& r : rows)
+      c.add({core::Cell(core::to_string(r.status), core::color_of(r.status)), r.parameter, core::redact_value(r.parameter, r.value),
+             r.recommended.empty() ? "-" : r.recommended});
+    c.wrap_columns({2, 3});
+    table = c.render(color, 0, width);
+  }
   std::ostringstream o;
-  o << t.render(color, 60) << "\n";
+  o << table << "\n";
   int i = 0;
   for (const auto& r : rows) {
-    o << "[" << ++i << "] " << r.parameter << " (" << r.rule << (r.origin.empty() ? "" : ", from " + r.origin)
-      << "): " << r.why << "\n    source: " << r.source << "\n";
+    std::string head = "[" + std::to_string(++i) + "] ";
+    o << hanging(head, r.parameter + " (" + r.rule + (r.origin.empty() ? "" : ", from " + r.origin) + "): " + r.why, width);
+    if (compact && !r.risk.empty()) o << hanging("    risk: ", r.risk, width);
+    o << hanging("    source: ", r.source, width);
   }
   const auto n = core::tally_of(rows);
   o << "\n" << rows.size() << " rows: " << n.fail << " FAIL, " << n.warn << " WARN, " << n.pass << " PASS\n";
@@ -100,12 +116,11 @@ nlohmann::json lint_json(const std::vector<analyze::EnvRow>& rows, const std::ve
   nlohmann::json sh = nlohmann::json::array();
   for (const auto& s : shadowed)
     sh.push_back({{"name", s.name}, {"value", core::redact_value(s.name, s.value)}, {"origin", s.origin}});
-  const auto n = core::tally_of(rows);
   return {{"schema", "ncdx.env/1"},
           {"mode", "lint"},
           {"context", std::move(context)},
           {"input", std::move(input)},
-          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"warn", n.warn}, {"fail", n.fail}}},
+          {"summary", summary_json(core::tally_of(rows))},
           {"rows", arr},
           {"shadowed", sh}};
 }

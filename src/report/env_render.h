@@ -14,7 +14,8 @@
 
 namespace ncdx::report {
 
-std::string render_lint_text(const std::vector<analyze::EnvRow>& rows, bool color);
+// width: the terminal's columns (core::output_columns; 0 = piped, every line whole).
+std::string render_lint_text(const std::vector<analyze::EnvRow>& rows, bool color, std::size_t width = 0);
 // format: "export" | "dotenv" | "ray"; header lines become comments.
 core::Result<std::string> render_block(const std::vector<analyze::EnvRec>& recs, const std::string& format,
                                        const std::vector<std::string>& header);

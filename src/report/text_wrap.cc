@@ -13,4 +13,21 @@ std::string hanging(std::string_view head, std::string_view text, std::size_t wi
   return out;
 }
 
+bool fits_width(std::string_view text, std::size_t width) {
+  if (width == 0) return true;
+  std::size_t w = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      w = 0;
+    } else if (c == 0x1b && i + 1 < text.size() && text[i + 1] == '[') {  // a colour code takes no column
+      i += 2;
+      while (i < text.size() && !(text[i] >= 0x40 && text[i] <= 0x7e)) ++i;
+    } else if ((c & 0xC0) != 0x80 && ++w > width) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace ncdx::report

@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "core/json.h"
+#include "report/summary_json.h"
 #include "report/timeline_render.h"
 
 namespace ncdx::report {
@@ -9,17 +10,28 @@ namespace {
 
 using namespace ncdx::analyze::timeline;
 
+core::Outcome outcome_of(const Straggler& s) { return s.significant ? core::Outcome::warn : core::Outcome::info; }
+// A change in step or collective time is what fail-slow means: a warning whether it lasts or not.
+constexpr core::Outcome kSlowdown = core::Outcome::warn;
+
 double r3(double v) { return std::round(v * 1000.0) / 1000.0; }
 nlohmann::json opt3(const std::optional<double>& v) { return v ? nlohmann::json(r3(*v)) : nlohmann::json(nullptr); }
 
 }  // namespace
+
+core::Tally timeline_tally(const TimelineResult& r) {
+  core::Tally n = core::tally_of(r.stragglers, [](const Straggler& s) { return outcome_of(s); });
+  for (std::size_t i = 0; i < r.slowdowns.size(); ++i) n.add(kSlowdown);
+  return n;
+}
 
 nlohmann::json timeline_json(const TimelineResult& r, const nlohmann::json& context) {
   nlohmann::json j;
   j["schema"] = "ncdx.timeline/1";
   j["context"] = context;
   j["inputs"] = r.inputs;
-  j["summary"] = {{"ranks", r.ranks.size()},
+  j["summary"] = summary_json(timeline_tally(r));
+  j["totals"] = {{"ranks", r.ranks.size()},
                   {"span_us", r3(r.span_us)},
                   {"instances", r.instances},
                   {"events", r.events},
@@ -77,7 +89,8 @@ nlohmann::json timeline_json(const TimelineResult& r, const nlohmann::json& cont
                                {"instances", s.instances},
                                {"mean_delay_us", r3(s.mean_delay_us)},
                                {"wait_caused_us", r3(s.wait_caused_us)},
-                               {"significant", s.significant}});
+                               {"significant", s.significant},
+                               {"status", core::to_string(outcome_of(s))}});
   j["slowdowns"] = nlohmann::json::array();
   for (const auto& s : r.slowdowns)
     j["slowdowns"].push_back({{"rank", s.rank >= 0 ? nlohmann::json(s.rank) : nlohmann::json(nullptr)},
@@ -89,7 +102,8 @@ nlohmann::json timeline_json(const TimelineResult& r, const nlohmann::json& cont
                               {"axis", s.axis},
                               {"before_us", r3(s.before_us)},
                               {"after_us", r3(s.after_us)},
-                              {"lasting", s.lasting}});
+                              {"lasting", s.lasting},
+                              {"status", core::to_string(kSlowdown)}});
   j["windows"] = nlohmann::json::array();
   for (const auto& w : r.windows)
     j["windows"].push_back({{"start_us", r3(w.start_us)},

@@ -7,9 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "analyze/timeline/result.h"
+#include "core/outcome.h"
 
 namespace ncdx::report {
 
+// What the timeline judged: a significant straggler or a slowdown is a WARN, a rank that was
+// late but within chance an INFO. The JSON summary and the exit code both come from it.
+core::Tally timeline_tally(const analyze::timeline::TimelineResult& r);
 nlohmann::json timeline_json(const analyze::timeline::TimelineResult& r, const nlohmann::json& context);
 // Also accepts a saved timeline JSON (what `ncdx report` reads back): same text either way.
 std::string render_timeline_text(const analyze::timeline::TimelineResult& r, bool color);

@@ -9,6 +9,9 @@
 #include "core/strings.h"
 #include "core/term.h"
 #include "probe/topo_json.h"
+#include "report/summary_json.h"
+#include "report/text_wrap.h"
+#include "core/table.h"
 
 namespace ncdx::report {
 
@@ -43,32 +46,56 @@ std::string nic_names(const probe::TopoMatrix& m, const std::vector<std::size_t>
   return core::join(v, ",");
 }
 
-}  // namespace
+// A line to paste with its comment: the comment moves above it when the two do not fit, the
+// command itself is never wrapped.
+std::string shell_line(const std::string& command, const std::string& comment, std::size_t width) {
+  std::string one = command + "   # " + comment + "\n";
+  return fits_width(one, width) ? one : hanging("# ", comment, width) + command + "\n";
+}
 
-std::string render_topology(const probe::TopoMatrix& m, const std::string& input, bool color) {
-  std::ostringstream out;
-  out << "Topology from " << (input.empty() ? m.source : input) << " (" << m.source << "): " << m.gpus.size()
-      << " GPU" << (m.gpus.size() == 1 ? "" : "s") << ", " << m.nics.size() << " NIC"
-      << (m.nics.size() == 1 ? "" : "s") << "\n\n";
+// head, then fields two spaces apart; a field that would pass the width starts an indented line
+// (a command such as `numactl --cpunodebind 0 --membind 0` is never split).
+std::string fields_line(const std::string& head, const std::vector<std::string>& fields, std::size_t width) {
+  std::string out = head, line = head;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    std::string next = (i ? "  " : "") + fields[i];
+    if (i && width && !fits_width(line + next, width)) {
+      out += "\n" + std::string(head.size(), ' ');
+      line = std::string(head.size(), ' ');
+      next = fields[i];
+    }
+    out += next;
+    line += next;
+  }
+  return out + "\n";
+}
+
+// The width of one matrix column: the longest device label plus two spaces (at least 6).
+std::size_t cell_width(const probe::TopoMatrix& m) {
   std::size_t w = 4;
   for (std::size_t d = 0; d < m.devices(); ++d) w = std::max(w, m.label(d).size());
-  w += 2;
+  return w + 2;
+}
+
+// The matrix as nvidia-smi prints it, devices [first, last) as the columns (every device is a
+// row), with the CPU/NUMA affinity columns or without them.
+std::string matrix_block(const probe::TopoMatrix& m, std::size_t first, std::size_t last, bool affinity, bool color) {
+  std::size_t w = cell_width(m);
   bool any_cpu = false, any_numa = false;
   for (const auto& g : m.gpus) any_cpu |= !g.cpu_affinity.empty(), any_numa |= g.numa_node.has_value();
-  out << std::string(w, ' ');
-  for (std::size_t d = 0; d < m.devices(); ++d) out << pad(m.label(d), w);
-  if (any_cpu) out << pad("CPU Affinity", 16);
-  if (any_numa) out << "NUMA Affinity";
-  {
-    std::string h = out.str();
-    while (!h.empty() && h.back() == ' ') h.pop_back();
-    out.str(h);
-    out.seekp(0, std::ios::end);
-  }
-  out << "\n";
+  any_cpu &= affinity, any_numa &= affinity;
+  auto trim = [](std::string line) {
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    return line + "\n";
+  };
+  std::string head = std::string(w, ' ');
+  for (std::size_t d = first; d < last; ++d) head += pad(m.label(d), w);
+  if (any_cpu) head += pad("CPU Affinity", 16);
+  if (any_numa) head += "NUMA Affinity";
+  std::string out = trim(head);
   for (std::size_t a = 0; a < m.devices(); ++a) {
     std::string line = pad(m.label(a), w);
-    for (std::size_t b = 0; b < m.devices(); ++b) {
+    for (std::size_t b = first; b < last; ++b) {
       const auto& l = m.at(a, b);
       std::string cell = l.type == LinkType::self ? " X" : probe::to_string(l);
       line += core::paint(cell, color_of(l), color) + std::string(w - std::min(w, cell.size()), ' ');
@@ -77,9 +104,44 @@ std::string render_topology(const probe::TopoMatrix& m, const std::string& input
       if (any_cpu) line += pad(m.gpus[a].cpu_affinity.empty() ? "N/A" : m.gpus[a].cpu_affinity, 16);
       if (any_numa) line += m.gpus[a].numa_node ? std::to_string(*m.gpus[a].numa_node) : "N/A";
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out << line << "\n";
+    out += trim(line);
   }
+  return out;
+}
+
+// A matrix wider than the terminal: the affinity columns become a list of their own, then the
+// device columns are shown a block at a time (each block with every row), as R and numpy print
+// wide matrices. Cells are never cut: "NV12" and "SYS" are the answer.
+std::string fitted_matrix(const probe::TopoMatrix& m, std::size_t width, bool color) {
+  std::string full = matrix_block(m, 0, m.devices(), true, color);
+  if (fits_width(full, width)) return full;
+  std::string out = matrix_block(m, 0, m.devices(), false, color);
+  if (!fits_width(out, width)) {
+    const std::size_t w = cell_width(m);
+    const std::size_t per = std::max<std::size_t>(1, width > w ? (width - w) / w : 1);
+    out.clear();
+    for (std::size_t first = 0; first < m.devices(); first += per)
+      out += (first ? "\n" : "") + matrix_block(m, first, std::min(m.devices(), first + per), false, color);
+  }
+  core::Table aff({"", "CPU Affinity", "NUMA Affinity"});
+  for (const auto& g : m.gpus)
+    if (!g.cpu_affinity.empty() || g.numa_node)
+      aff.add({"GPU" + std::to_string(g.index), g.cpu_affinity.empty() ? "N/A" : g.cpu_affinity,
+               g.numa_node ? std::to_string(*g.numa_node) : "N/A"});
+  if (aff.size()) out += "\n" + aff.render(color, 0, width);
+  return out;
+}
+
+}  // namespace
+
+std::string render_topology(const probe::TopoMatrix& m, const std::string& input, bool color, std::size_t width) {
+  std::ostringstream out;
+  out << hanging("", "Topology from " + (input.empty() ? m.source : input) + " (" + m.source + "): " + std::to_string(m.gpus.size()) +
+                         " GPU" + (m.gpus.size() == 1 ? "" : "s") + ", " + std::to_string(m.nics.size()) + " NIC" +
+                         (m.nics.size() == 1 ? "" : "s"),
+                 width)
+      << "\n";
+  out << fitted_matrix(m, width, color);
   bool named = false;
   for (const auto& n : m.nics) named |= !n.name.empty();
   if (named) {
@@ -90,51 +152,59 @@ std::string render_topology(const probe::TopoMatrix& m, const std::string& input
       out << "\n";
     }
   }
-  out << "\nLegend: X self, NV# # bonded NVLinks, PIX one PCIe switch, PXB several PCIe switches, PHB PCIe host "
-         "bridge,\n        NODE host bridges within a NUMA node, SYS across NUMA nodes (NCCL: NVL < PIX < PXB < PHB "
-         "(also NODE) < SYS)\n";
+  // Piped: nvidia-smi's two legend lines; on a terminal the same text wrapped to it.
+  if (width == 0)
+    out << "\nLegend: X self, NV# # bonded NVLinks, PIX one PCIe switch, PXB several PCIe switches, PHB PCIe host "
+           "bridge,\n        NODE host bridges within a NUMA node, SYS across NUMA nodes (NCCL: NVL < PIX < PXB < PHB "
+           "(also NODE) < SYS)\n";
+  else
+    out << "\n"
+        << hanging("Legend: ", "X self, NV# # bonded NVLinks, PIX one PCIe switch, PXB several PCIe switches, PHB PCIe host bridge, "
+                               "NODE host bridges within a NUMA node, SYS across NUMA nodes (NCCL: NVL < PIX < PXB < PHB (also NODE) < SYS)",
+                   width);
   if (!m.notes.empty()) {
     out << "\nNotes:\n";
-    for (const auto& n : m.notes) out << "  - " << n << "\n";
+    for (const auto& n : m.notes) out << hanging("  - ", n, width);
   }
   return out.str();
 }
 
-std::string render_pick(const probe::TopoMatrix& m, const analyze::TopoPick& p) {
+std::string render_pick(const probe::TopoMatrix& m, const analyze::TopoPick& p, std::size_t width) {
   std::ostringstream out;
-  out << "Best " << p.gpus.size() << " of " << m.gpus.size() << " GPUs: " << gpu_list(m, p, ", ", true) << "\n";
-  out << "  worst link " << (p.gpus.size() > 1 ? probe::to_string(p.score.worst) : std::string("-"));
-  out << ", " << p.score.nvlinks << " NVLinks between them, "
-      << (p.score.numa_nodes ? std::to_string(p.score.numa_nodes) + " NUMA node" + (p.score.numa_nodes == 1 ? "" : "s")
-                             : std::string("NUMA nodes unknown"))
-      << (p.exhaustive ? "" : " (greedy search)") << "; compared "
-      << p.candidates << " subsets\n\n";
-  out << "export CUDA_DEVICE_ORDER=PCI_BUS_ID   # CUDA's default order (FASTEST_FIRST) may differ from nvidia-smi's\n";
+  out << hanging("", "Best " + std::to_string(p.gpus.size()) + " of " + std::to_string(m.gpus.size()) +
+                         " GPUs: " + gpu_list(m, p, ", ", true), width);
+  out << hanging("  ", "worst link " + (p.gpus.size() > 1 ? probe::to_string(p.score.worst) : std::string("-")) + ", " +
+                           std::to_string(p.score.nvlinks) + " NVLinks between them, " +
+                           (p.score.numa_nodes ? std::to_string(p.score.numa_nodes) + " NUMA node" + (p.score.numa_nodes == 1 ? "" : "s")
+                                               : std::string("NUMA nodes unknown")) +
+                           (p.exhaustive ? "" : " (greedy search)") + "; compared " + std::to_string(p.candidates) + " subsets",
+                 width)
+      << "\n";
+  out << shell_line("export CUDA_DEVICE_ORDER=PCI_BUS_ID", "CUDA's default order (FASTEST_FIRST) may differ from nvidia-smi's", width);
   out << "export CUDA_VISIBLE_DEVICES=" << gpu_list(m, p, ",", false) << "\n";
   if (p.hca_applies)
-    out << "export NCCL_IB_HCA==" << core::join(p.hca, ",") << "   # '=' = exact names (NCCL matches prefixes otherwise)\n";
+    out << shell_line("export NCCL_IB_HCA==" + core::join(p.hca, ","), "'=' = exact names (NCCL matches prefixes otherwise)", width);
   else if (!p.hca.empty())
-    out << "# nearest NICs: " << core::join(p.hca, ",") << " (not IB verbs HCAs: NCCL_IB_HCA does not select them)\n";
+    out << hanging("# ", "nearest NICs: " + core::join(p.hca, ",") + " (not IB verbs HCAs: NCCL_IB_HCA does not select them)", width);
   out << "\n# local rank -> GPU, CPU binding, nearest NIC\n";
   for (std::size_t r = 0; r < p.bindings.size(); ++r) {
     const auto& b = p.bindings[r];
-    out << "rank " << r << ": GPU" << b.gpu;
-    out << "  taskset -c " << (b.cpus.empty() ? "?" : b.cpus);
+    std::vector<std::string> fields = {"GPU" + std::to_string(b.gpu), "taskset -c " + (b.cpus.empty() ? "?" : b.cpus)};
     if (b.numa_node)
-      out << "  numactl --cpunodebind " << *b.numa_node << " --membind " << *b.numa_node;
+      fields.push_back("numactl --cpunodebind " + std::to_string(*b.numa_node) + " --membind " + std::to_string(*b.numa_node));
     else
-      out << "  numactl: NUMA node unknown";
-    if (!b.nics.empty()) out << "  NIC " << nic_names(m, b.nics) << " (" << probe::to_string(b.nic_link) << ")";
-    out << "\n";
+      fields.push_back("numactl: NUMA node unknown");
+    if (!b.nics.empty()) fields.push_back("NIC " + nic_names(m, b.nics) + " (" + probe::to_string(b.nic_link) + ")");
+    out << fields_line("rank " + std::to_string(r) + ": ", fields, width);
   }
   if (!p.warnings.empty()) {
     out << "\nWarnings:\n";
-    for (const auto& w : p.warnings) out << "  - " << w << "\n";
+    for (const auto& w : p.warnings) out << hanging("  - ", w, width);
   }
   return out.str();
 }
 
-std::string render_topo_findings(const std::vector<core::Finding>& findings, bool color) {
+std::string render_topo_findings(const std::vector<core::Finding>& findings, bool color, std::size_t width) {
   if (findings.empty()) return "";
   std::ostringstream out;
   out << "\nFindings:\n";
@@ -142,11 +212,18 @@ std::string render_topo_findings(const std::vector<core::Finding>& findings, boo
     auto c = core::color_of(core::outcome_of(f.severity));
     std::string sev = core::to_string(f.severity);
     for (auto& ch : sev) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    out << "  " << core::paint(sev, c, color) << " " << f.id << ": " << f.title << "\n";
-    out << "       " << f.summary << "\n";
-    for (const auto& x : f.fixes) out << "       fix: " << x.action << "\n";
+    out << hanging("  " + core::paint(sev, c, color) + " ", f.id + ": " + f.title, width, 3 + sev.size());
+    out << hanging("       ", f.summary, width);
+    for (const auto& x : f.fixes) out << hanging("       fix: ", x.action, width);
   }
   return out.str();
+}
+
+core::Tally topo_tally(const std::vector<core::Finding>& findings, const std::optional<analyze::TopoPick>& pick) {
+  core::Tally n = core::tally_of(findings, [](const core::Finding& f) { return core::outcome_of(f.severity); });
+  if (pick)
+    for (std::size_t i = 0; i < pick->warnings.size(); ++i) n.add(core::Outcome::warn);
+  return n;
 }
 
 nlohmann::json pick_json(const probe::TopoMatrix& m, const analyze::TopoPick& p) {
@@ -193,6 +270,7 @@ nlohmann::json topo_json(const probe::TopoMatrix& m, const std::string& input, c
   j["pick"] = pick ? pick_json(m, *pick) : nlohmann::json(nullptr);
   j["findings"] = nlohmann::json::array();
   for (const auto& f : findings) j["findings"].push_back(core::to_json(f));
+  j["summary"] = summary_json(topo_tally(findings, pick));
   return j;
 }
 

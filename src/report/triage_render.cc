@@ -10,6 +10,8 @@
 #include "core/table.h"
 #include "core/term.h"
 #include "report/text_wrap.h"
+#include "report/summary_json.h"
+#include "report/triage_files.h"
 
 namespace ncdx::report {
 namespace {
@@ -208,7 +210,12 @@ nlohmann::json triage_json(const analyze::TriageResult& r, const nlohmann::json&
   topo["peers"] = peers;
   nlohmann::json problems = nlohmann::json::array();
   for (const auto& p : r.input.problems) problems.push_back(p.message());
+  // The verdict (PASS when no failure was found: the outcome its exit code is) and every finding.
+  core::Tally n;
+  n.add(triage_outcome(r));
+  for (const auto& f : r.findings) n.add(core::outcome_of(f.severity));
   return {{"schema", "ncdx.triage/1"},
+          {"summary", summary_json(n)},
           {"verdict", core::to_json(r.verdict)},
           {"findings", findings},
           {"ranks", ranks},

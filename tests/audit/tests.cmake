@@ -34,6 +34,11 @@ audit_golden(qwen3_8b_json 0 ${_a}/golden/qwen3_8b.json 1 --json ${_common} --ve
              --gpu-mem-gib 80 --script ${_d}/run_qwen3-8b.sh)
 audit_golden(buggy_70b_text 2 ${_a}/golden/buggy_70b.txt 0 ${_common} --verl-version 0.7.1 --nodes 4 --gpus-per-node 8
              --gpu-mem-gib 96 --fabric ib --script ${_d}/qwen2-70b_grpo_32_h20_fsdp_vllm.sh)
+# At 80 columns (#13 §3): four columns (status, parameter, value, why) wrapped; recommended, risk
+# threshold and source in the details.
+ncdx_golden(audit buggy_70b.80cols 2 GOLDEN ${_a}/golden/buggy_70b.80cols.txt ENV GOLDEN_COLUMNS=80
+            ARGS ${_common} --verl-version 0.7.1 --nodes 4 --gpus-per-node 8 --gpu-mem-gib 96 --fabric ib
+                 --script ${_d}/qwen2-70b_grpo_32_h20_fsdp_vllm.sh)
 audit_golden(megatron_235b_md 2 ${_a}/golden/megatron_235b.md 0 ${_common} --format md --verl-version 0.7.1 --nodes 4
              --gpus-per-node 8 --gpu-mem-gib 96 --script ${_d}/run_qwen3-235b_megatron_96gb.sh)
 audit_golden(npu_sglang_text 0 ${_a}/golden/npu_sglang.txt 0 ${_common} --verl-version 0.7.1 --nodes 1 --gpus-per-node 8

@@ -13,6 +13,11 @@ add_test(NAME cli.man_page COMMAND python3 ${_cli}/man_check.py $<TARGET_FILE:nc
 add_test(NAME cli.bash_completion COMMAND bash ${_cli}/completion_check.sh $<TARGET_FILE:ncdx>)
 add_test(NAME cli.examples_parse COMMAND python3 ${_cli}/examples_check.py $<TARGET_FILE:ncdx>)
 set_tests_properties(cli.man_page cli.bash_completion cli.examples_parse PROPERTIES LABELS "cli" SKIP_RETURN_CODE 77)
+# Terminal output fits $COLUMNS (#13 §3): doctor, triage, audit, env lint, compat and topo at 80,
+# 120 and 200 columns, no line wider than the terminal but the ones meant to be pasted.
+add_test(NAME cli.terminal_width COMMAND python3 ${_cli}/width_check.py $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR}
+                                         $<TARGET_FILE:ncdx_fake_nvml>)
+set_tests_properties(cli.terminal_width PROPERTIES LABELS "cli")
 # --output DIR is honoured or refused, never ignored (#13): compat writes no report directory.
 ncdx_golden(cli output_refused 64 STDERR_MATCH "`ncdx compat` writes no report directory; use --json > FILE" ARGS compat --output ${CMAKE_CURRENT_BINARY_DIR}/never-written)
 ncdx_golden(cli version 0 STDERR_MATCH "^$" ARGS --version)  # a flag the bare-command help must not swallow

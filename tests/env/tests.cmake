@@ -22,6 +22,9 @@ endfunction()
 
 ncdx_env_golden(lint_text_2_24 2 ${_env_data}/golden/lint_playbook_2.24.3.txt
   ARGS env lint --env-file playbook.env --nccl-version 2.24.3 --torch-version 2.6.0)
+# At 80 columns (#13 §3): the risk moves to each row's note, value and recommendation wrap.
+ncdx_golden(env lint_text_2_24.80cols 2 WORKDIR ${_env_data} GOLDEN ${_env_data}/golden/lint_playbook_2.24.3.80cols.txt
+            ENV GOLDEN_COLUMNS=80 ARGS env lint --env-file playbook.env --nccl-version 2.24.3 --torch-version 2.6.0)
 ncdx_env_golden(lint_text_2_18 1 ${_env_data}/golden/lint_playbook_2.18.3.txt
   ARGS env lint --env-file playbook.env --nccl-version 2.18.3 --torch-version 2.1.2)
 ncdx_env_golden(lint_json 2 ${_env_data}/golden/lint_playbook_2.24.3.json STRIP_CONTEXT SCHEMA env.schema.json
@@ -41,6 +44,8 @@ ncdx_env_golden(bad_version_exit64 64 "" ARGS env lint --env-file playbook.env -
 set(_compat_data ${CMAKE_CURRENT_SOURCE_DIR}/data/compat)
 ncdx_env_golden(compat_h100_torch26_text 1 ${_compat_data}/golden/h100-torch26.txt
   ARGS compat --root ${_compat_data}/h100-torch26)
+ncdx_golden(env compat_old_nccl_venv.80cols 2 WORKDIR ${_env_data} GOLDEN ${_compat_data}/golden/h100-old-nccl-venv.80cols.txt
+            ENV GOLDEN_COLUMNS=80 ARGS compat --root ${_compat_data}/h100-old-nccl-venv --python-prefix /opt/venv)
 ncdx_env_golden(compat_old_nccl_venv_json 2 ${_compat_data}/golden/h100-old-nccl-venv.json STRIP_CONTEXT SCHEMA compat.schema.json
   ARGS compat --root ${_compat_data}/h100-old-nccl-venv --python-prefix /opt/venv --json)
 ncdx_env_golden(compat_bad_flag_exit64 64 "" ARGS compat --driver banana)

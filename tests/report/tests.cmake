@@ -6,6 +6,12 @@ if(Python3_Interpreter_FOUND)
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/report/chromium_check.py $<TARGET_FILE:ncdx>
                    ${CMAKE_SOURCE_DIR} ${CMAKE_BINARY_DIR}/report-chromium)
   set_tests_properties(report.chromium PROPERTIES LABELS "report;browser" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # One summary object in every command's JSON (#13 §4): the keys, each count against the items
+  # of the document, status the worst, the exit code status's; the schemas' summary blocks alike.
+  add_test(NAME report.summary_every_command
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/tests/report/summary_check.py $<TARGET_FILE:ncdx>
+                   ${CMAKE_SOURCE_DIR} $<TARGET_FILE:ncdx_fake_nvml>)
+  set_tests_properties(report.summary_every_command PROPERTIES LABELS "report" TIMEOUT 120)
 endif()
 ncdx_golden(report text 2 GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/report/golden
             ARGS report tests/data/report/doctor-broken.json tests/data/report/triage-example.json tests/data/report/env-lint.json --no-color)

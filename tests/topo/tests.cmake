@@ -15,6 +15,10 @@ ncdx_topo_golden(smi-malformed-glued 65 ARGS topo --smi smi/slurmv4-aihub0008-h1
 ncdx_topo_golden(smi-truncated-no-header 65 ARGS topo --smi smi/vllm16336-b200-gpu2-nvlink-missing.txt)
 ncdx_topo_golden(smi-stdin 0 STDIN ${topo_data}/smi/mlengineering-2gpu-nv2.txt ARGS topo --smi -)
 ncdx_topo_golden(pick4-h100-12nic 0 ARGS topo --smi smi/slurmv4-aihub0007-h100-12nic.txt --pick 4)
+# At 80 columns (#13 §3): the 20-device matrix in blocks of columns, affinity as its own table,
+# comments above the export lines, binding fields on continuation lines.
+ncdx_topo_golden(pick4-h100-12nic.80cols 0 ENV GOLDEN_COLUMNS=80 ARGS topo --smi smi/slurmv4-aihub0007-h100-12nic.txt --pick 4)
+ncdx_topo_golden(xml-p5-pick.80cols 1 ENV GOLDEN_COLUMNS=80 ARGS topo --xml xml/aws-ofi-nccl_p5.48xl-topo.xml --pick 8)
 ncdx_topo_golden(pick4-a40-pairs 0 ARGS topo --smi smi/eugene-8xa40-nv4-pairs-abbrev.txt --pick 4)
 ncdx_topo_golden(pick8-a100-two-numa 1 ARGS topo --smi smi/mlengineering-a100-nv12.txt --pick 8)
 ncdx_topo_golden(pick2-4090-sys 1 ARGS topo --smi smi/gogpuallocator17-8x4090-sys.txt --pick 2)

@@ -6,6 +6,7 @@
 
 #include "analyze/doctor/checks.h"
 #include "analyze/doctor/facts.h"
+#include "knowledge/doctor_fixes.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -52,7 +53,7 @@ CheckResult check_gpu_count(const Inventory& inv) {
   int n = inv.nvml.device_count.value_or(0);
   int pci = static_cast<int>(inv.pci_gpus.size());
   if (pci > n) return fail("NVML sees " + std::to_string(n) + " of " + std::to_string(pci) + " NVIDIA GPUs on PCI",
-                           "A GPU fell off the bus or failed to initialise: check dmesg for XID 79/RmInitAdapter, reset or reboot.");
+                           knowledge::doctor_fix("gpu.count.fail"));
   return pass(std::to_string(n) + " GPU(s)" + (inv.pci_gpus.empty() ? "" : ", matching PCI"));
 }
 
@@ -61,7 +62,7 @@ CheckResult check_driver_match(const Inventory& inv) {
   if (!inv.os.driver_version || !inv.nvml.driver_version) return skip("driver version not known from both /proc/driver/nvidia/version and NVML");
   if (*inv.os.driver_version != *inv.nvml.driver_version)
     return fail("kernel module " + *inv.os.driver_version + " vs user-space NVML " + *inv.nvml.driver_version,
-                "Reboot (or reload the nvidia modules) after a driver upgrade so kernel and user-space versions match.");
+                knowledge::doctor_fix("gpu.driver_match.fail"));
   return pass("kernel module and NVML both " + *inv.nvml.driver_version);
 }
 
@@ -73,7 +74,7 @@ CheckResult check_ecc_mode(const Inventory& inv) {
     if (!*g.ecc_current) s.warns.push_back(label(g) + " ECC off");
     if (g.ecc_pending && *g.ecc_pending != *g.ecc_current) s.warns.push_back(label(g) + " ECC change pending a reboot");
   });
-  return verdict(s, "ECC enabled", "ECC mode not supported (consumer GPU)", "Enable ECC (`nvidia-smi -e 1`) and reboot; data-center training should not run without ECC.", "");
+  return verdict(s, "ECC enabled", "ECC mode not supported (consumer GPU)", knowledge::doctor_fix("gpu.ecc_mode.warn"), "");
 }
 
 CheckResult check_ecc_errors(const Inventory& inv) {
@@ -84,8 +85,8 @@ CheckResult check_ecc_errors(const Inventory& inv) {
     if (g.ecc_volatile_unc.value_or(0) > 0) s.fails.push_back(label(g) + " " + std::to_string(*g.ecc_volatile_unc) + " uncorrectable ECC errors since driver load");
     else if (g.ecc_aggregate_unc.value_or(0) > 0) s.warns.push_back(label(g) + " " + std::to_string(*g.ecc_aggregate_unc) + " uncorrectable ECC errors in its lifetime");
   });
-  return verdict(s, "no uncorrectable ECC errors", "ECC counters not supported", "Watch the GPU; lifetime uncorrectable errors with no new ones are history.",
-                 "Drain the node and reset the GPU; repeated uncorrectable errors mean RMA.");
+  return verdict(s, "no uncorrectable ECC errors", "ECC counters not supported", knowledge::doctor_fix("gpu.ecc_errors.warn"),
+                 knowledge::doctor_fix("gpu.ecc_errors.fail"));
 }
 
 CheckResult check_retired_pages(const Inventory& inv) {
@@ -97,7 +98,7 @@ CheckResult check_retired_pages(const Inventory& inv) {
     else if (g.retired_dbe.value_or(0) > 0) s.warns.push_back(label(g) + " " + std::to_string(*g.retired_dbe) + " pages retired for double-bit errors");
   });
   return verdict(s, "no pending page retirement", "page retirement not supported (Ampere and newer use row remapping)",
-                 "Track the count; many retired pages mean RMA.", "Reset the GPU or reboot so the pending retirement takes effect.");
+                 knowledge::doctor_fix("gpu.retired_pages.warn"), knowledge::doctor_fix("gpu.retired_pages.fail"));
 }
 
 CheckResult check_row_remap(const Inventory& inv) {
@@ -110,8 +111,8 @@ CheckResult check_row_remap(const Inventory& inv) {
     else if (g.remap_unc.value_or(0) > 0) s.warns.push_back(label(g) + " " + std::to_string(*g.remap_unc) + " rows remapped for uncorrectable errors");
   });
   return verdict(s, "no pending or failed row remap", "row remapping not supported (pre-Ampere, or MIG instances exist)",
-                 "Track the count; it is history once the remap took effect.",
-                 "Reset the GPU (`nvidia-smi -r`) or reboot so pending remaps apply; a remap failure needs RMA.");
+                 knowledge::doctor_fix("gpu.row_remap.warn"),
+                 knowledge::doctor_fix("gpu.row_remap.fail"));
 }
 
 CheckResult check_temperature(const Inventory& inv) {
@@ -124,7 +125,7 @@ CheckResult check_temperature(const Inventory& inv) {
     else if (*g.temp >= *g.temp_slowdown - 5) s.warns.push_back(t);
   });
   return verdict(s, "temperatures below slowdown", "temperature thresholds not reported",
-                 "Check airflow/cooling before the job heats the GPU further.", "The GPU is at its slowdown threshold: fix cooling before training.");
+                 knowledge::doctor_fix("gpu.temperature.warn"), knowledge::doctor_fix("gpu.temperature.fail"));
 }
 
 CheckResult check_throttle(const Inventory& inv) {
@@ -146,8 +147,8 @@ CheckResult check_throttle(const Inventory& inv) {
     if (!why.empty()) s.warns.push_back(label(g) + " " + core::join(why, "+"));
   });
   return verdict(s, "no thermal/power clock slowdown", "clocks-event reasons not reported",
-                 "Check cooling and power limits (`nvidia-smi -q -d PERFORMANCE`).",
-                 "Hardware slowdown: check PSU/power brake signals and cooling; the GPU will straggle every collective.");
+                 knowledge::doctor_fix("gpu.throttle.warn"),
+                 knowledge::doctor_fix("gpu.throttle.fail"));
 }
 
 CheckResult check_power(const Inventory& inv) {
@@ -158,7 +159,7 @@ CheckResult check_power(const Inventory& inv) {
     if (*g.power_mw * 100 >= *g.power_limit_mw * 98ULL)
       s.warns.push_back(label(g) + " drawing " + std::to_string(*g.power_mw / 1000) + " W of " + std::to_string(*g.power_limit_mw / 1000) + " W limit");
   });
-  return verdict(s, "power below the enforced limit", "power readings not supported", "Something is already running at the power limit; find it (gpu.memory_in_use) before the job starts.", "");
+  return verdict(s, "power below the enforced limit", "power readings not supported", knowledge::doctor_fix("gpu.power.warn"), "");
 }
 
 CheckResult check_persistence(const Inventory& inv) {
@@ -168,7 +169,7 @@ CheckResult check_persistence(const Inventory& inv) {
     ++s.seen;
     if (!*g.persistence) s.warns.push_back(label(g) + " persistence mode off");
   });
-  return verdict(s, "persistence mode enabled", "persistence mode not reported", "Enable persistence (`nvidia-smi -pm 1` or the nvidia-persistenced service) to avoid slow, racy GPU re-initialisation per job.", "");
+  return verdict(s, "persistence mode enabled", "persistence mode not reported", knowledge::doctor_fix("gpu.persistence.warn"), "");
 }
 
 CheckResult check_compute_mode(const Inventory& inv) {
@@ -180,8 +181,8 @@ CheckResult check_compute_mode(const Inventory& inv) {
     else if (*g.compute_mode == 3) s.warns.push_back(label(g) + " compute mode EXCLUSIVE_PROCESS");
   });
   return verdict(s, "compute mode DEFAULT", "compute mode not reported",
-                 "EXCLUSIVE_PROCESS breaks setups that put two processes on one GPU (colocated rollout/training): `nvidia-smi -c DEFAULT`.",
-                 "No process can use a PROHIBITED GPU: `nvidia-smi -c DEFAULT`.");
+                 knowledge::doctor_fix("gpu.compute_mode.warn"),
+                 knowledge::doctor_fix("gpu.compute_mode.fail"));
 }
 
 CheckResult check_mig(const Inventory& inv) {
@@ -193,7 +194,7 @@ CheckResult check_mig(const Inventory& inv) {
     if (g.mig_pending && *g.mig_pending != *g.mig_current) s.warns.push_back(label(g) + " MIG mode change pending a reset");
   });
   return verdict(s, "MIG off", "MIG not supported on these GPUs",
-                 "Disable MIG for multi-GPU training (`nvidia-smi -mig 0` and reset): MIG instances have no NVLink/P2P between them.", "");
+                 knowledge::doctor_fix("gpu.mig.warn"), "");
 }
 
 CheckResult check_memory_in_use(const Inventory& inv) {
@@ -206,7 +207,7 @@ CheckResult check_memory_in_use(const Inventory& inv) {
       s.warns.push_back(label(g) + " " + core::human_bytes(static_cast<double>(*g.mem_used)) + " used, " + std::to_string(g.processes.size()) + " process(es)");
   });
   return verdict(s, "GPU memory free", "memory info not reported",
-                 "Find and stop leftover processes (`nvidia-smi --query-compute-apps=pid,used_memory --format=csv`) before launching.", "");
+                 knowledge::doctor_fix("gpu.memory_in_use.warn"), "");
 }
 
 CheckResult check_p2p(const Inventory& inv) {
@@ -223,7 +224,7 @@ CheckResult check_p2p(const Inventory& inv) {
   if (seen == 0) return skip(inv.nvml.gpus.size() < 2 ? "fewer than 2 GPUs" : "P2P matrix not probed (run without --quick)");
   if (!bad.empty())
     return warn(std::to_string(bad.size()) + " GPU pair(s) without P2P read: " + join_limited(bad, 4),
-                "P2P off means NCCL uses host shared memory between these GPUs; check ACS/IOMMU (os.acs, os.iommu) and the platform's P2P support.");
+                knowledge::doctor_fix("gpu.p2p.warn"));
   return pass("P2P read OK between all " + std::to_string(seen) + " ordered GPU pairs");
 }
 
@@ -241,7 +242,7 @@ CheckResult check_p2p_path(const Inventory& inv) {
   }
   if (!far.empty())
     return warn(std::to_string(far.size()) + " PCIe-only GPU pair(s) beyond a PCIe switch: " + join_limited(far, 4),
-                "NCCL's default NCCL_P2P_LEVEL=PXB uses P2P only within PCIe switches; these pairs go through host memory. Place communicating ranks on GPUs under one switch (`ncdx topo`).");
+                knowledge::doctor_fix("gpu.p2p_path.warn"));
   return pass("every GPU pair is NVLink-connected or within one PCIe switch hierarchy");
 }
 
@@ -268,7 +269,7 @@ CheckResult check_pcie_gpu_link(const Inventory& inv) {
   }
   if (seen == 0) return skip(nvml_ok(inv) ? "PCIe link info not reported" : "no GPU PCIe link info in sysfs");
   if (!warns.empty())
-    return warn(join_limited(warns, 4), "Reseat the GPU/riser or check BIOS slot settings; a narrow or slow link caps host<->GPU and GPUDirect RDMA bandwidth.");
+    return warn(join_limited(warns, 4), knowledge::doctor_fix("pcie.gpu_link.warn"));
   return pass("PCIe links at full width on " + std::to_string(seen) + " GPU(s)" + (notes.empty() ? "" : "; " + join_limited(notes, 2)));
 }
 
@@ -280,7 +281,7 @@ CheckResult check_pcie_replay(const Inventory& inv) {
     if (*g.pcie_replay >= 100) s.warns.push_back(label(g) + " PCIe replay counter " + std::to_string(*g.pcie_replay));
   });
   return verdict(s, "PCIe replay counters below 100", "PCIe replay counter not reported",
-                 "Replays mean link-level retransmissions (signal integrity): reseat/replace the riser or GPU if the counter keeps growing.", "");
+                 knowledge::doctor_fix("pcie.replay.warn"), "");
 }
 
 CheckResult check_nic_link(const Inventory& inv) {
@@ -297,7 +298,7 @@ CheckResult check_nic_link(const Inventory& inv) {
     }
   }
   if (seen == 0) return skip("no NIC with PCIe link information");
-  if (!warns.empty()) return warn(join_limited(warns, 4), "Reseat the NIC or check the slot; a degraded PCIe link caps network bandwidth below the port rate.");
+  if (!warns.empty()) return warn(join_limited(warns, 4), knowledge::doctor_fix("pcie.nic_link.warn"));
   return pass(std::to_string(seen) + " NIC(s) at full PCIe speed and width");
 }
 
@@ -314,7 +315,7 @@ CheckResult check_nvlink_state(const Inventory& inv) {
   if (active == 0) return skip("NVLink present but no link active (not used on this platform)");
   if (!down.empty())
     return fail(std::to_string(down.size()) + " NVLink link(s) inactive: " + join_limited(down, 4),
-                "Reset the GPU/NVSwitch tray or reboot; a persistently down link needs hardware triage. NCCL routes around it at reduced bandwidth.");
+                knowledge::doctor_fix("nvlink.state.fail"));
   return pass(std::to_string(active) + " NVLink links active");
 }
 
@@ -334,7 +335,7 @@ CheckResult check_nvlink_errors(const Inventory& inv) {
   if (seen == 0) return skip("NVLink error counters not read (no NVLink, or --quick)");
   if (!bad.empty())
     return warn(std::to_string(bad.size()) + " link(s) with errors: " + join_limited(bad, 4),
-                "Counters are cumulative since driver load: reset them (`nvidia-smi nvlink -r`) and re-check after a load test; growing CRC/recovery counts need hardware triage.");
+                knowledge::doctor_fix("nvlink.errors.warn"));
   return pass("no NVLink CRC/replay/recovery errors on " + std::to_string(seen) + " links");
 }
 
@@ -352,7 +353,7 @@ CheckResult check_nvlink_symmetry(const Inventory& inv) {
     std::vector<std::string> parts;
     for (auto& [n, gs] : by_count) parts.push_back(std::to_string(n) + " active: " + join_limited(gs, 4));
     return warn("GPUs differ in active NVLink count: " + core::join(parts, " | "),
-                "The GPU with fewer links bounds ring/tree bandwidth for the whole node; see nvlink.state.");
+                knowledge::doctor_fix("nvlink.symmetry.warn"));
   }
   return pass("every GPU has " + std::to_string(by_count.begin()->first) + " active NVLink links");
 }
@@ -366,21 +367,21 @@ CheckResult check_fabric(const Inventory& inv) {
     else if (g.fabric_status.value_or(0) != 0) s.fails.push_back(label(g) + " fabric registration failed (status " + std::to_string(*g.fabric_status) + ")");
   });
   return verdict(s, "NVSwitch fabric registration completed", "no NVSwitch fabric (GPU fabric info not supported)", "",
-                 "Start/restart nvidia-fabricmanager (and check its log): without fabric registration CUDA fails on NVSwitch systems.");
+                 knowledge::doctor_fix("nvlink.fabric.fail"));
 }
 
 CheckResult check_cuda_driver(const Inventory& inv) {
   const auto& c = inv.cuda;
   if (c.driver.state == probe::ProbeState::skipped) return skip(c.driver.detail);
   if (c.init_result && *c.init_result == 34)
-    return fail(c.driver.detail + " (" + c.driver_library.value_or("?") + ")", "Remove the toolkit's stubs directory from LD_LIBRARY_PATH; the real libcuda.so.1 comes with the driver.");
+    return fail(c.driver.detail + " (" + c.driver_library.value_or("?") + ")", knowledge::doctor_fix("cuda.driver.stub"));
   if (c.driver.state == probe::ProbeState::absent) {
-    if (nvml_ok(inv)) return fail("NVML works but libcuda.so.1 does not load: " + c.driver.detail, "Install the driver's CUDA user-space library (libcuda.so.1) or fix the container runtime hooks.");
+    if (nvml_ok(inv)) return fail("NVML works but libcuda.so.1 does not load: " + c.driver.detail, knowledge::doctor_fix("cuda.driver.no-libcuda"));
     return skip(nvml_skip_reason(inv));
   }
   if (c.driver.state != probe::ProbeState::ok) {
     if (!nvml_ok(inv) && c.init_result && *c.init_result == 100) return skip("no NVIDIA driver: cuInit found no device");
-    return fail(c.driver.detail, "Check the driver installation and that the GPUs are visible in this container.");
+    return fail(c.driver.detail, knowledge::doctor_fix("cuda.driver.failed"));
   }
   return pass("CUDA driver API " + std::to_string(c.driver_version.value_or(0) / 1000) + "." + std::to_string(c.driver_version.value_or(0) % 1000 / 10) +
               ", " + std::to_string(c.device_count.value_or(0)) + " device(s)");
@@ -393,7 +394,7 @@ CheckResult check_cuda_runtime(const Inventory& inv) {
   if (!c.driver_version) return skip("CUDA runtime " + ver(*c.runtime_version) + " found, driver version unknown (" + c.driver.detail + ")");
   if (*c.runtime_version > *c.driver_version)
     return fail("CUDA runtime " + ver(*c.runtime_version) + " is newer than the driver's CUDA " + ver(*c.driver_version),
-                "Upgrade the driver, or use a runtime no newer than the driver (or the cuda-compat forward-compatibility package on data-center GPUs).");
+                knowledge::doctor_fix("cuda.runtime.fail"));
   return pass("CUDA runtime " + ver(*c.runtime_version) + " <= driver " + ver(*c.driver_version));
 }
 
@@ -404,7 +405,7 @@ CheckResult check_peer_access(const Inventory& inv) {
   for (std::size_t i = 0; i < m.size(); ++i)
     for (std::size_t j = 0; j < m[i].size(); ++j)
       if (m[i][j] && !*m[i][j]) bad.push_back(std::to_string(i) + "->" + std::to_string(j));
-  if (!bad.empty()) return warn("cuDeviceCanAccessPeer false for " + join_limited(bad, 6), "Check ACS/IOMMU and P2P support; NCCL falls back to SHM for these pairs.");
+  if (!bad.empty()) return warn("cuDeviceCanAccessPeer false for " + join_limited(bad, 6), knowledge::doctor_fix("cuda.peer_access.warn"));
   return pass("peer access possible between all CUDA device pairs");
 }
 

@@ -9,6 +9,7 @@
 
 #include "analyze/doctor/checks.h"
 #include "analyze/doctor/facts.h"
+#include "knowledge/doctor_fixes.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -108,11 +109,10 @@ CheckResult check_gpu_health(const Inventory& inv) {
     auto all = fails;
     all.insert(all.end(), warns.begin(), warns.end());
     return fail(join_limited(all),
-                "Drain the node and reset or replace the GPU(s) named (`nvidia-smi -r`, reboot); a row-remap failure, "
-                "a repeating XID 79/48/94/95 or uncorrectable ECC after a reset needs RMA.");
+                knowledge::doctor_fix("gpu.health.fail"));
   }
   if (!warns.empty())
-    return warn(join_limited(warns), "History, not a current fault: watch the counters; drain the node if they grow.");
+    return warn(join_limited(warns), knowledge::doctor_fix("gpu.health.warn"));
   if (!nvml) return pass("no XID in the kernel log (NVML not read: ECC, remap and NVLink unknown)");
   return pass("no XID, ECC, retirement, remap or NVLink error on " + std::to_string(seen) + " GPU(s)");
 }

@@ -4,6 +4,8 @@
 
 #include "analyze/doctor/checks.h"
 #include "analyze/doctor/facts.h"
+#include "knowledge/doctor_fixes.h"
+#include "core/semver.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -20,15 +22,15 @@ CheckResult check_socket_ifname(const Inventory& inv) {
   std::string rule;
   auto ifs = nccl_socket_interfaces(inv.net, inv.env, &rule);
   if (ifs.empty())
-    return fail("no up interface matches (" + rule + ")", "Set NCCL_SOCKET_IFNAME to an interface that is up (prefix match, '=' exact, '^' to exclude), e.g. NCCL_SOCKET_IFNAME=eth0.");
+    return fail("no up interface matches (" + rule + ")", knowledge::doctor_fix("net.socket_ifname.none-up"));
   std::string ev = "NCCL would use " + join_limited(ifs, 4) + " (" + rule + ")";
   bool only_lo = true, docker = false;
   for (const auto& i : ifs) {
     only_lo &= i.starts_with("lo");
     docker |= i.starts_with("docker");
   }
-  if (only_lo) return warn(ev + ": loopback only, other nodes cannot connect", "Bring up a real interface or set NCCL_SOCKET_IFNAME for multi-node jobs.");
-  if (docker) return warn(ev + ": a docker bridge is not reachable from other nodes", "Set NCCL_SOCKET_IFNAME to the host's data interface.");
+  if (only_lo) return warn(ev + ": loopback only, other nodes cannot connect", knowledge::doctor_fix("net.socket_ifname.loopback-only"));
+  if (docker) return warn(ev + ": a docker bridge is not reachable from other nodes", knowledge::doctor_fix("net.socket_ifname.docker-bridge"));
   return pass(ev);
 }
 
@@ -42,7 +44,7 @@ CheckResult check_mtu(const Inventory& inv) {
     std::vector<std::string> parts;
     for (auto& [m, names] : by_mtu) parts.push_back("MTU " + std::to_string(m) + ": " + core::join(names, ","));
     return warn("interfaces NCCL may use differ in MTU: " + core::join(parts, " | "),
-                "Use one MTU on every interface (and switch port) of the data network, or restrict NCCL_SOCKET_IFNAME to one consistent set.");
+                knowledge::doctor_fix("net.mtu.warn"));
   }
   return pass("MTU " + std::to_string(by_mtu.begin()->first) + " on " + core::join(by_mtu.begin()->second, ","));
 }
@@ -64,9 +66,9 @@ CheckResult check_ib_port_state(const Inventory& inv) {
     }
   if (!bad.empty())
     return fail(std::to_string(bad.size()) + " of " + std::to_string(ports) + " port(s) not ACTIVE/LinkUp: " + join_limited(bad, 4),
-                "Check cable and switch port; INIT/ARMED means no subnet manager reached it (start opensm/UFM); Polling means no physical link. Exclude it with NCCL_IB_HCA=^dev until fixed.");
+                knowledge::doctor_fix("ib.port_state.fail"));
   if (ports == 0) return skip("RDMA devices without ports");
-  if (!unreadable.empty()) return warn("port state unreadable for " + join_limited(unreadable, 4), "Run as a user that can read /sys/class/infiniband.");
+  if (!unreadable.empty()) return warn("port state unreadable for " + join_limited(unreadable, 4), knowledge::doctor_fix("ib.port_state.unreadable"));
   return pass(std::to_string(ports) + " port(s) ACTIVE/LinkUp");
 }
 
@@ -89,7 +91,7 @@ CheckResult check_ib_rate(const Inventory& inv) {
     }
   if (!slow.empty())
     return warn(std::to_string(slow.size()) + " port(s) below the fabric rate: " + join_limited(slow, 4),
-                "A port trained at a lower speed or width (bad cable/transceiver) becomes the slowest rail of every inter-node collective.");
+                knowledge::doctor_fix("ib.port_rate.warn"));
   return pass(std::to_string(n) + " active port(s) at the same rate");
 }
 
@@ -114,7 +116,7 @@ CheckResult check_ib_counters(const Inventory& inv) {
   if (seen == 0) return skip("no port counters readable");
   if (!bad.empty())
     return warn(join_limited(bad, 4),
-                "Counters saturate rather than wrap (abi.md §7.1): clear them (`perfquery -x -R`) and re-check after load; growing symbol/receive errors point at a cable or transceiver.");
+                knowledge::doctor_fix("ib.counters.warn"));
   return pass("no link error counters on " + std::to_string(seen) + " port(s)");
 }
 
@@ -131,9 +133,15 @@ CheckResult check_roce_gid(const Inventory& inv) {
       if (!v2) bad.push_back(port_name(d, p) + " (" + std::to_string(p.gids.size()) + " GIDs, none RoCE v2)");
     }
   if (roce == 0) return skip("no RoCE (Ethernet link layer) port");
+  // NCCL picks the RoCE v2 GID itself from 2.21 (NCCL_IB_GID_INDEX=-1); an older NCCL on the node
+  // needs the index set, which the lint would call wrong advice for a newer one.
+  bool old_nccl = false;
+  for (const auto& l : inv.nccl_libs)
+    if (auto v = l.version ? core::Version::parse(core::canonical_nccl_version(*l.version)) : std::nullopt)
+      old_nccl |= *v < core::V("2.21.0");
   if (!bad.empty())
     return fail("RoCE port(s) without a RoCE v2 GID: " + join_limited(bad, 4),
-                "Assign an IP address to the RoCE netdev (GIDs derive from it) and enable RoCE v2; NCCL auto-selects a v2 GID (NCCL_IB_ROCE_VERSION_NUM=2) from 2.21.");
+                knowledge::doctor_fix(old_nccl ? "ib.roce_gid.fail-old-nccl" : "ib.roce_gid.fail"));
   return pass(std::to_string(roce) + " RoCE port(s) with a RoCE v2 GID");
 }
 
@@ -144,7 +152,7 @@ CheckResult check_peermem(const Inventory& inv) {
   for (const auto& m : inv.os.modules)
     if (m == "nvidia_peermem" || m == "nv_peer_mem") return pass(m + " loaded");
   return warn("neither nvidia_peermem nor nv_peer_mem is loaded while " + std::to_string(inv.ib.size()) + " RDMA device(s) and GPUs are present",
-              "`modprobe nvidia_peermem` for GPUDirect RDMA (or rely on DMA-BUF with NCCL >= 2.19 on kernels >= 5.12 and the open driver); otherwise NCCL stages network traffic through host memory.");
+              knowledge::doctor_fix("ib.peermem.warn"));
 }
 
 CheckResult check_gpu_nic_affinity(const Inventory& inv) {
@@ -169,7 +177,7 @@ CheckResult check_gpu_nic_affinity(const Inventory& inv) {
   if (known == 0) return skip("PCI paths of GPUs/NICs unknown");
   if (!far.empty())
     return warn(std::to_string(far.size()) + " GPU(s) without a NIC under a common PCIe switch: " + join_limited(far, 4),
-                "NCCL uses GPUDirect RDMA only up to NCCL_NET_GDR_LEVEL (default PXB); these GPUs stage through host memory. Expected on PCIe-only boxes; on HGX nodes it means a NIC is missing.");
+                knowledge::doctor_fix("ib.gpu_nic_affinity.warn"));
   return pass("every GPU has a NIC at PIX/PXB distance");
 }
 

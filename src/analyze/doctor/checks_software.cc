@@ -7,6 +7,7 @@
 #include "analyze/doctor/checks.h"
 #include "analyze/env/lint.h"
 #include "analyze/doctor/facts.h"
+#include "knowledge/doctor_fixes.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -21,7 +22,7 @@ CheckResult check_nccl_versions(const Inventory& inv) {
   std::string ev = std::to_string(inv.nccl_libs.size()) + " libnccl file(s); " + core::join(parts, " | ");
   by_version.erase("unknown");
   if (by_version.size() > 1)
-    return warn(ev, "Which one a job loads depends on LD_LIBRARY_PATH, LD_PRELOAD and the Python wheel; keep one NCCL version per job and per cluster (NCCL_DEBUG=VERSION prints the loaded one).");
+    return warn(ev, knowledge::doctor_fix("sw.nccl_versions.warn"));
   return pass(ev);
 }
 
@@ -44,7 +45,7 @@ CheckResult check_torch_nccl(const Inventory& inv) {
   system.erase(*torch_nccl);
   if (!system.empty())
     return warn(ev + " but the system also has NCCL " + core::join({system.begin(), system.end()}, ", "),
-                "An LD_LIBRARY_PATH/LD_PRELOAD pointing at the system NCCL overrides torch's; make every rank load the same version.");
+                knowledge::doctor_fix("sw.torch_nccl.warn"));
   return pass(ev + ", same as the system NCCL");
 }
 
@@ -58,7 +59,7 @@ CheckResult check_python_stack(const Inventory& inv) {
   for (const auto& p : inv.python)
     if (p.name == "torch") torch_versions.insert(p.version);
   if (torch_versions.size() > 1)
-    return warn(join_limited(items, 8), "Several torch versions are installed in different environments; make sure every rank activates the same one.");
+    return warn(join_limited(items, 8), knowledge::doctor_fix("sw.python_stack.warn"));
   return pass(join_limited(items, 8));
 }
 
@@ -110,7 +111,7 @@ CheckResult from_rows(const Inventory& inv, const std::function<bool(const EnvRo
     if (!r.recommended.empty()) fixes.push_back(r.parameter + ": " + r.recommended);
   }
   if (ev.empty()) return pass(ok_text);
-  std::string fix = join_limited(fixes, 4) + " [" + std::to_string(ev.size()) + " row(s); full table: ncdx env lint]";
+  std::string fix = knowledge::doctor_fix("env.lint", {{"recommended", join_limited(fixes, 4)}, {"rows", std::to_string(ev.size())}});
   return failed ? fail(join_limited(ev, 4), fix) : warn(join_limited(ev, 4), fix);
 }
 }  // namespace
@@ -145,7 +146,7 @@ CheckResult check_env_disable(const Inventory& inv) {
   if (on("NCCL_IB_DISABLE") && has_ib(inv)) bad.push_back("NCCL_IB_DISABLE=" + inv.env.at("NCCL_IB_DISABLE") + " with RDMA devices present");
   if (on("NCCL_SHM_DISABLE") && gpu_count(inv) >= 2) bad.push_back("NCCL_SHM_DISABLE=" + inv.env.at("NCCL_SHM_DISABLE"));
   if (!bad.empty())
-    return warn("transport disabled: " + core::join(bad, ", "), "Unset these unless they work around a confirmed problem: they force slower paths (host memory, TCP sockets).");
+    return warn("transport disabled: " + core::join(bad, ", "), knowledge::doctor_fix("env.disable_flags.warn"));
   return pass("no NCCL transport disabled");
 }
 

@@ -4,6 +4,7 @@
 
 #include "analyze/doctor/checks.h"
 #include "analyze/doctor/facts.h"
+#include "knowledge/doctor_fixes.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -22,27 +23,26 @@ CheckResult check_driver_loaded(const Inventory& inv) {
     return unbound.empty() ? pass("driver " + inv.nvml.driver_version.value_or("?") + ", NVML sees " +
                                   std::to_string(inv.nvml.device_count.value_or(0)) + " GPU(s)")
                            : fail("NVML works but these NVIDIA GPUs are not bound to nvidia: " + join_limited(unbound),
-                                  "Check `lspci -k` and dmesg for why the driver did not bind (XID, vfio-pci passthrough).");
+                                  knowledge::doctor_fix("os.driver.unbound"));
   if (inv.pci_gpus.empty()) {
-    if (inv.nvml.source.state == probe::ProbeState::failed) return fail(inv.nvml.source.detail, "Fix the NVIDIA driver installation (reboot after a driver upgrade).");
+    if (inv.nvml.source.state == probe::ProbeState::failed) return fail(inv.nvml.source.detail, knowledge::doctor_fix("os.driver.nvml-failed"));
     return skip("no NVIDIA GPU on PCI");
   }
   std::string ev = std::to_string(inv.pci_gpus.size()) + " NVIDIA GPU(s) on PCI";
   if (!unbound.empty()) ev += ", " + std::to_string(unbound.size()) + " without the nvidia driver: " + join_limited(unbound, 3);
   if (inv.nvml.source.state == probe::ProbeState::skipped) {
     if (unbound.empty()) return pass(ev + "; all bound to nvidia (NVML not probed: " + inv.nvml.source.detail + ")");
-    return fail(ev, "Load the NVIDIA kernel driver (`modprobe nvidia`) or install it; check dmesg for load errors.");
+    return fail(ev, knowledge::doctor_fix("os.driver.not-loaded"));
   }
   return fail(ev + "; NVML: " + inv.nvml.source.detail,
-              "Install/load the NVIDIA driver matching the user-space libraries (`modprobe nvidia`; reboot after upgrades).");
+              knowledge::doctor_fix("os.driver.mismatch"));
 }
 
 CheckResult check_shm_size(const Inventory& inv) {
   if (!inv.os.shm_size_bytes) return skip("no /dev/shm tmpfs size in the mount table");
   int gpus = gpu_count(inv);
   std::string ev = "/dev/shm " + gib(*inv.os.shm_size_bytes) + ", " + std::to_string(gpus) + " GPU(s)";
-  std::string fix = inv.os.container ? "Restart the container with --shm-size=16g (or --ipc=host); on Kubernetes mount an emptyDir with medium: Memory at /dev/shm."
-                                     : "Remount larger: `mount -o remount,size=16G /dev/shm`.";
+  std::string fix = knowledge::doctor_fix(inv.os.container ? "os.shm_size.container" : "os.shm_size.host");
   if (gpus >= 2 && *inv.os.shm_size_bytes < kGiB) return fail(ev + ": NCCL's SHM transport and PyTorch workers need more than 1 GiB", fix);
   return pass(ev);
 }
@@ -51,7 +51,7 @@ CheckResult check_shm_free(const Inventory& inv) {
   if (!inv.os.shm_free_bytes) return skip("free space is measured only on the live machine (statvfs)");
   std::string ev = gib(*inv.os.shm_free_bytes) + " free in /dev/shm";
   if (gpu_count(inv) >= 2 && *inv.os.shm_free_bytes < kGiB)
-    return warn(ev, "Remove stale segments left by killed jobs (`ls -la /dev/shm`, e.g. nccl-* and torch_* files).");
+    return warn(ev, knowledge::doctor_fix("os.shm_free.warn"));
   return pass(ev);
 }
 
@@ -61,7 +61,7 @@ CheckResult check_memlock(const Inventory& inv) {
   std::string ev = "memlock soft=" + *inv.os.memlock.soft + " hard=" + inv.os.memlock.hard.value_or("?") + " with " +
                    std::to_string(inv.ib.size()) + " RDMA device(s)";
   if (*inv.os.memlock.soft != "unlimited")
-    return fail(ev, "Set `ulimit -l unlimited` (/etc/security/limits.conf `* - memlock unlimited`; containers: --ulimit memlock=-1; systemd: LimitMEMLOCK=infinity).");
+    return fail(ev, knowledge::doctor_fix("os.memlock.fail"));
   return pass(ev);
 }
 
@@ -69,7 +69,7 @@ CheckResult check_nofile(const Inventory& inv) {
   if (!inv.os.nofile.soft) return skip("/proc/self/limits not readable");
   auto n = core::parse_int(*inv.os.nofile.soft);
   std::string ev = "nofile soft=" + *inv.os.nofile.soft;
-  if (n && *n < 4096) return warn(ev, "Raise `ulimit -n` to at least 65536: socket transports and data loaders open many descriptors.");
+  if (n && *n < 4096) return warn(ev, knowledge::doctor_fix("os.nofile.warn"));
   return pass(ev);
 }
 
@@ -81,7 +81,7 @@ CheckResult check_iommu(const Inventory& inv) {
   std::string ev = "IOMMU translating DMA (" + std::to_string(groups) + " groups, no iommu=pt on the cmdline)";
   if (gpu_count(inv) == 0) return pass(ev + "; no GPUs");
   return warn(ev + ": GPU peer-to-peer and GPUDirect RDMA traffic is remapped or redirected",
-              "Boot with iommu=pt (and intel_iommu=on / amd_iommu=on only if needed), or disable the IOMMU on bare-metal training nodes.");
+              knowledge::doctor_fix("os.iommu.warn"));
 }
 
 CheckResult check_acs(const Inventory& inv) {
@@ -103,7 +103,7 @@ CheckResult check_acs(const Inventory& inv) {
   for (const auto& b : inv.acs) unreadable += b.state == probe::AcsState::unreadable;
   if (!bad.empty())
     return fail("ACS P2P redirect enabled on " + std::to_string(bad.size()) + " bridge(s): " + join_limited(bad, 4),
-                "Disable ACS on these bridges (BIOS, or `setpci -s <bdf> ECAP_ACS+0x6.w=0000` at boot); NCCL P2P and GPUDirect RDMA otherwise detour through the root complex or hang.");
+                knowledge::doctor_fix("os.acs.fail"));
   return pass(std::to_string(inv.acs.size()) + " bridge(s) above GPUs/NICs, none redirecting P2P" +
               (unreadable ? " (" + std::to_string(unreadable) + " unreadable)" : ""));
 }
@@ -113,7 +113,7 @@ CheckResult check_cpu_governor(const Inventory& inv) {
   std::string ev = "governor(s): " + core::join(inv.os.governors, ", ") + " on " + std::to_string(inv.os.cpus_with_governor.value_or(0)) + " CPUs";
   for (const auto& g : inv.os.governors)
     if (g != "performance")
-      return warn(ev, "Set the performance governor (`cpupower frequency-set -g performance`): NCCL proxy threads and kernel launches are latency-bound.");
+      return warn(ev, knowledge::doctor_fix("os.cpu_governor.warn"));
   return pass(ev);
 }
 
@@ -126,7 +126,7 @@ CheckResult check_numa(const Inventory& inv) {
       if (!g.numa_node || *g.numa_node < 0) unknown.push_back(g.bdf);
     if (!unknown.empty())
       return warn(ev + "; GPU NUMA node unknown (-1) for " + join_limited(unknown, 4),
-                  "Enable NUMA/ACPI SRAT in the BIOS (or set it for the VM) so CPU/NIC affinity can be derived.");
+                  knowledge::doctor_fix("os.numa.warn"));
   }
   return pass(ev);
 }
@@ -144,7 +144,7 @@ CheckResult check_cgroup_cpu(const Inventory& inv) {
   int gpus = gpu_count(inv);
   if (gpus > 0 && cpus < 2.0 * gpus)
     return warn(std::string(buf) + " for " + std::to_string(gpus) + " GPU(s)",
-                "Give the container at least 2 CPUs per GPU: each rank runs its training thread plus NCCL proxy threads.");
+                knowledge::doctor_fix("os.cgroup_cpu.warn"));
   return pass(buf);
 }
 
@@ -154,14 +154,14 @@ CheckResult check_cgroup_memory(const Inventory& inv) {
   std::string ev = "cgroup memory limit " + gib(*inv.os.cgroup_memory_max);
   if (inv.os.shm_size_bytes && *inv.os.shm_size_bytes > *inv.os.cgroup_memory_max)
     return warn(ev + " is below /dev/shm " + gib(*inv.os.shm_size_bytes) + ": tmpfs pages count against the limit",
-                "Raise the container memory limit above the shm size plus the job's host memory.");
+                knowledge::doctor_fix("os.cgroup_memory.warn"));
   return pass(ev);
 }
 
 CheckResult check_hostname(const Inventory& inv) {
   if (!inv.os.hostname) return skip("/proc/sys/kernel/hostname not readable");
   if (inv.os.hostname->empty() || *inv.os.hostname == "localhost" || *inv.os.hostname == "localhost.localdomain")
-    return warn("hostname '" + *inv.os.hostname + "'", "Give each node a unique hostname: logs (host:pid prefixes) and cross-node checks key on it.");
+    return warn("hostname '" + *inv.os.hostname + "'", knowledge::doctor_fix("os.hostname.warn"));
   return pass("hostname " + *inv.os.hostname);
 }
 
@@ -179,8 +179,8 @@ CheckResult check_xid(const Inventory& inv) {
   std::sort(items.begin(), items.end());
   items.erase(std::unique(items.begin(), items.end()), items.end());
   std::string ev = std::to_string(inv.kmsg.xids.size()) + " XID event(s) since boot: " + join_limited(items, 4);
-  if (fatal) return fail(ev, "Drain the node; reset the GPU (`nvidia-smi -r`) or reboot, and RMA if the XID repeats.");
-  return warn(ev, "Check the job that triggered it; application XIDs (13, 31, 43) usually follow a kernel fault.");
+  if (fatal) return fail(ev, knowledge::doctor_fix("kernel.xid.fail"));
+  return warn(ev, knowledge::doctor_fix("kernel.xid.warn"));
 }
 
 }  // namespace ncdx::analyze

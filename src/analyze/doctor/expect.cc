@@ -2,6 +2,8 @@
 
 #include <set>
 
+#include "knowledge/doctor_fixes.h"
+
 namespace ncdx::analyze {
 namespace {
 
@@ -42,27 +44,25 @@ std::vector<CheckOutcome> expectation_checks(const probe::Inventory& inv, const 
     bool ok = pci == *e.gpus && (!nvml || *nvml == *e.gpus);
     out.push_back({&kGpus, ok ? pass(seen)
                               : fail(seen + "; expected " + std::to_string(*e.gpus),
-                                     "Drain the node: look for XID 79/fallen-off-the-bus in `dmesg`, reseat or replace "
-                                     "the GPU; a GPU on PCI but not in NVML needs a driver reload or reboot.")});
+                                     knowledge::doctor_fix("expect.gpus.fail"))});
   }
   if (e.nics) {
     int n = static_cast<int>(inv.ib.size());
     std::string seen = std::to_string(n) + " RDMA device(s) in /sys/class/infiniband";
     out.push_back({&kNics, n == *e.nics ? pass(seen)
                                         : fail(seen + "; expected " + std::to_string(*e.nics),
-                                               "Check that the HCA driver (mlx5_core/ib_core) loaded and every port "
-                                               "enumerated (`ibv_devinfo`, `lspci | grep -i mellanox`).")});
+                                               knowledge::doctor_fix("expect.nics.fail"))});
   }
   if (e.driver) {
     std::optional<std::string> v = inv.nvml.driver_version ? inv.nvml.driver_version : inv.os.driver_version;
     if (!v) {
       out.push_back({&kDriver, fail("no NVIDIA driver version found (NVML and /proc/driver/nvidia/version)",
-                                    "Install or load the NVIDIA driver " + *e.driver + ".")});
+                                    knowledge::doctor_fix("expect.driver.missing", {{"driver", *e.driver}}))});
     } else {
       out.push_back({&kDriver, version_matches(*v, *e.driver)
                                    ? pass("driver " + *v)
                                    : fail("driver " + *v + "; expected " + *e.driver,
-                                          "Install driver " + *e.driver + " like the rest of the fleet, then reboot.")});
+                                          knowledge::doctor_fix("expect.driver.fail", {{"driver", *e.driver}}))});
     }
   }
   if (e.nccl) {
@@ -76,8 +76,7 @@ std::vector<CheckOutcome> expectation_checks(const probe::Inventory& inv, const 
     std::string seen = versions.empty() ? std::string("no libnccl with a known version found") : "libnccl " + list;
     out.push_back({&kNccl, found ? pass(seen)
                                  : fail(seen + "; expected " + *e.nccl,
-                                        "Install NCCL " + *e.nccl + " (the nvidia-nccl-cu1x wheel the job's torch pins, "
-                                        "or the system libnccl2 package) like the rest of the fleet.")});
+                                        knowledge::doctor_fix("expect.nccl.fail", {{"nccl", *e.nccl}}))});
   }
   return out;
 }

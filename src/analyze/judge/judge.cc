@@ -73,6 +73,16 @@ std::string_view name(VerdictKind k) {
   return "unknown";
 }
 
+core::Outcome outcome_of(VerdictKind k) {
+  switch (k) {
+    case VerdictKind::Ok: return core::Outcome::pass;
+    case VerdictKind::Slow: return core::Outcome::warn;
+    case VerdictKind::Wrong: return core::Outcome::fail;
+    case VerdictKind::Unknown: return core::Outcome::skip;
+  }
+  return core::Outcome::skip;
+}
+
 std::optional<mc::ClusterSpec> infer_spec(const NcclTestsRun& run, std::string& why_not) {
   mc::ClusterSpec s;
   int ranks = run.ranks_listed;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyze/judge/nccl_tests_parse.h"
+#include "core/outcome.h"
 #include "model/cost/cluster_spec.h"
 #include "model/cost/types.h"
 
@@ -14,6 +15,8 @@ namespace ncdx::analyze::judge {
 
 enum class VerdictKind { Ok, Slow, Wrong, Unknown };
 std::string_view name(VerdictKind k);   // "ok", "slow", "wrong results", "unknown"
+// ok PASS, slow WARN, wrong results FAIL, unknown SKIP (nothing to compare against).
+core::Outcome outcome_of(VerdictKind k);
 
 struct JudgedRow {
   std::uint64_t size = 0;

@@ -14,6 +14,7 @@
 #include "report/html.h"
 #include "report/junit.h"
 #include "report/prometheus.h"
+#include "report/summary_json.h"
 
 namespace ncdx::report {
 namespace {
@@ -161,9 +162,15 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : run.findings) findings.push_back(core::to_json(f));
+  // What decides the exit code (analyze/cluster/cluster_run.cc): every node's checks and the
+  // cross-node findings (a WARN/FAIL consistency row is one of them, so rows are not counted again).
+  core::Tally n = core::tally_of(run.findings, [](const core::Finding& f) { return core::outcome_of(f.severity); });
+  for (const auto& node : run.nodes)
+    for (const auto& o : node.checks) n.add(o.result.status);
   auto ctx = make_context(nlohmann::json::object(), timestamps);
   return {{"schema", "ncdx.cluster/1"},
           {"context", ctx},
+          {"summary", summary_json(n)},
           {"launcher", run.launcher},
           {"ranks", run.size},
           {"verdict", verdict(run)},

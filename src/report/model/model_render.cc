@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/table.h"
+#include "report/summary_json.h"
 #include "model/cost/spec_parse.h"
 
 namespace ncdx::report {
@@ -198,6 +199,8 @@ nlohmann::json model_json(const mc::SweepResult* sweep, bool explain, const std:
       j["what_if"].push_back({{"scenario", w.scenario}, {"summary", w.summary}, {"cases", cases}});
     }
   }
+  // Judgements are the only thing `model` judges: without --judge every count is 0.
+  j["summary"] = summary_json(core::tally_of(judgements, [](const aj::Judgement& x) { return aj::outcome_of(x.kind); }));
   if (!judge_file.empty()) {
     j["judgements"] = nlohmann::json::array();
     for (const auto& x : judgements) {
@@ -219,6 +222,7 @@ nlohmann::json model_json(const mc::SweepResult* sweep, bool explain, const std:
                                  {"spec_source", x.spec_source.empty() ? nlohmann::json(nullptr) : nlohmann::json(x.spec_source)},
                                  {"nccl_version", x.nccl_version},
                                  {"verdict", std::string(aj::name(x.kind))},
+                                 {"status", core::to_string(aj::outcome_of(x.kind))},
                                  {"verdict_text", x.verdict},
                                  {"pct_of_expected", x.pct_of_expected ? nlohmann::json(*x.pct_of_expected) : nlohmann::json(nullptr)},
                                  {"from_bytes", x.from_size ? nlohmann::json(x.from_size) : nlohmann::json(nullptr)},

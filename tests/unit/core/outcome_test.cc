@@ -52,3 +52,13 @@ TEST(Outcome, TallyAndSeverity) {
   EXPECT_EQ(color_of(Outcome::fail), Color::red);
   EXPECT_EQ(color_of(Outcome::skip), Color::grey);
 }
+
+TEST(Outcome, TallyWorstAgreesWithWorstOf) {
+  const std::vector<std::vector<Row>> cases = {{},
+                                               {{Outcome::skip}},
+                                               {{Outcome::skip}, {Outcome::pass}},
+                                               {{Outcome::info}, {Outcome::skip}},
+                                               {{Outcome::warn}, {Outcome::info}},
+                                               {{Outcome::pass}, {Outcome::fail}, {Outcome::warn}}};
+  for (const auto& rows : cases) EXPECT_EQ(tally_of(rows).worst(), worst_of(rows)) << rows.size();
+}

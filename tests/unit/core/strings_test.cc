@@ -58,3 +58,13 @@ TEST(WrapText, CutsAWordWiderThanTheLineAtCodePoints) {
   }
   EXPECT_EQ(joined, "/usr/local/§§§§/libnccl.so.2");
 }
+
+TEST(WrapText, CutsALongKeyAfterItsSeparators) {
+  // A verl key or a path breaks after a dot or slash, not in the middle of a name.
+  EXPECT_EQ(ncdx::core::wrap_text("actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu", 24),
+            (std::vector<std::string>{"actor_rollout_ref.", "rollout.log_prob_micro_", "batch_size_per_gpu"}));
+  EXPECT_EQ(ncdx::core::wrap_text("see /usr/lib/x86_64-linux-gnu/libnccl.so.2", 20),
+            (std::vector<std::string>{"see", "/usr/lib/x86_64-", "linux-gnu/libnccl.", "so.2"}));
+  // No separator in the last two thirds: cut at the width.
+  EXPECT_EQ(ncdx::core::wrap_text("a.bcdefghijklmnop", 8), (std::vector<std::string>{"a.bcdefg", "hijklmno", "p"}));
+}

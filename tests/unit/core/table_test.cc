@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "core/strings.h"
+
 using namespace ncdx::core;
 
 TEST(Table, AlignsColumnsByDisplayWidth) {
@@ -32,4 +34,29 @@ TEST(Table, WrappedColumnNeverNarrowerThanItsFloor) {
   std::string out = t.render(false, 0, 10);
   EXPECT_NE(out.find("one two three four five\n"), std::string::npos) << out;
   EXPECT_NE(out.find("  six seven eight nine ten\n"), std::string::npos) << out;
+}
+
+TEST(Table, SeveralTextColumnsWrapWidestFirst) {
+  Table t({"STATUS", "PARAMETER", "RISK", "RECOMMENDED"});
+  t.add({"WARN", "NCCL_IB_MTU", "no effect: never read by NCCL", "(none: MTU = min(local,remote) port active_mtu)"});
+  t.add({"PASS", "NCCL_IB_TC", "-", "-"});
+  t.wrap_columns({2, 3});
+  // 6+2 + 11+2 leave 43 columns: RECOMMENDED (the widest) narrows first, then both share the room.
+  EXPECT_EQ(t.render(false, 0, 64),
+            "STATUS  PARAMETER    RISK               RECOMMENDED\n"
+            "WARN    NCCL_IB_MTU  no effect: never   (none: MTU =\n"
+            "                     read by NCCL       min(local,remote) port\n"
+            "                                        active_mtu)\n"
+            "PASS    NCCL_IB_TC   -                  -\n");
+  for (std::size_t w : {64, 70, 80, 97}) {
+    std::string out = t.render(false, 0, w), line;
+    for (std::size_t i = 0, j; i < out.size(); i = j + 1) {
+      j = out.find('\n', i);
+      EXPECT_LE(display_width(out.substr(i, j - i)), w) << out;
+    }
+  }
+  // Names stay whole: a column that does not wrap is never cut to fit.
+  EXPECT_NE(t.render(false, 0, 30).find("NCCL_IB_MTU"), std::string::npos);
+  // Fitting without a total width changes nothing.
+  EXPECT_EQ(t.render(false).find('\n', 0), t.render(false).find("RECOMMENDED") + 11);
 }

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/cluster_snapshot.h"
+
 using namespace ncdx;
 using core::Outcome;
 using analyze::ConsistencyResult;
@@ -9,27 +11,7 @@ using analyze::NodeSnapshot;
 
 namespace {
 
-NodeSnapshot node(const std::string& host) {
-  NodeSnapshot n;
-  n.host = host;
-  auto& inv = n.inventory;
-  inv.os.hostname = host;
-  inv.os.kernel = "6.1.0-18-amd64";
-  inv.os.shm_size_bytes = 64ull << 30;
-  inv.os.memlock.soft = "unlimited";
-  inv.nccl_libs.push_back({"/usr/lib/libnccl.so.2", std::nullopt, "2.21.5", "ncclGetVersion", "system"});
-  inv.cuda.runtime_version = 12040;
-  inv.python.push_back({"torch", "2.4.0", "/usr/lib/python3/site-packages"});
-  probe::NetIface eth;
-  eth.name = "eth0";
-  eth.operstate = "up";
-  eth.mtu = 9000;
-  eth.type = 1;
-  inv.net.push_back(eth);
-  inv.env["NCCL_IB_HCA"] = "mlx5";
-  n.clock_offset_us = 100;
-  return n;
-}
+NodeSnapshot node(const std::string& host) { return ncdx::testing::healthy_node(host); }
 
 const ConsistencyResult& find(const std::vector<ConsistencyResult>& rs, const std::string& id) {
   for (const auto& r : rs)

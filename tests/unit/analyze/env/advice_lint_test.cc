@@ -1,8 +1,10 @@
 // Advice that never contradicts itself (issue #13 item 6): every env setting that a triage
-// signature's fix prints is run through `ncdx env lint` (lint_env) for the NCCL version and fabric
-// the fix applies to. A WARN or FAIL is a test failure unless tests/data/advice/lint_tradeoffs.tsv
-// accepts that (signature, rule) pair with a reason; a row there that no longer matches a warning
-// fails too, so the list cannot go stale.
+// signature's fix prints, and every NCCL_/TORCH_ setting a doctor fix text shows
+// (knowledge/data/doctor_fixes.yaml), is run through `ncdx env lint` (lint_env) for the NCCL
+// version and fabric the fix applies to; so is every setting the lint itself recommends (what
+// doctor's env.* checks print as their fix). A WARN or FAIL is a test failure unless
+// tests/data/advice/lint_tradeoffs.tsv accepts that (advice id, rule) pair with a reason; a row
+// there that no longer matches a warning fails too, so the list cannot go stale.
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -12,9 +14,11 @@
 #include <sstream>
 #include <string>
 
+#include "analyze/config/env_file.h"
 #include "analyze/env/lint.h"
 #include "core/semver.h"
 #include "core/strings.h"
+#include "knowledge/doctor_fixes.h"
 #include "knowledge/signatures.h"
 
 using namespace ncdx;
@@ -67,39 +71,124 @@ std::set<std::pair<std::string, std::string>> accepted_tradeoffs() {
   return out;
 }
 
+// The NAME=VALUE settings a prose text shows ("… e.g. NCCL_SOCKET_IFNAME=eth0."), as the
+// space-separated form parse_env reads; sentence punctuation after a value is not part of it.
+std::string settings_in(const std::string& text) {
+  static const std::regex setting(R"(\b((?:NCCL|TORCH|CUDA)_[A-Z0-9_]+)=([^\s`'"();]+))");
+  std::string out;
+  for (std::sregex_iterator it(text.begin(), text.end(), setting), end; it != end; ++it) {
+    std::string value = (*it)[2];
+    while (!value.empty() && std::string_view(".,:").find(value.back()) != std::string_view::npos) value.pop_back();
+    out += (out.empty() ? "" : " ") + std::string((*it)[1]) + "=" + value;
+  }
+  return out;
+}
+
+// Lints one piece of advice; rows other than PASS are contradictions unless accepted for `id`.
+struct AdviceLinter {
+  std::set<std::pair<std::string, std::string>> accepted = accepted_tradeoffs(), used;
+  std::vector<std::string> contradictions;
+  int linted = 0;
+
+  // With `base`, the advice is applied to that environment (what a user who follows it has) and
+  // only the rows about the variables it sets are judged: "lower X" is right next to the Y it
+  // was computed with.
+  void lint(const std::string& id, const std::string& env_text, const std::optional<std::string>& applies,
+            std::optional<core::Version> nccl = std::nullopt, const std::map<std::string, std::string>* base = nullptr) {
+    analyze::EnvLintInput in;
+    in.production = false;  // advice to debug is not production logging
+    auto advice = parse_env(env_text, in.interfaces);
+    if (advice.empty()) return;
+    if (base) in.env = *base;
+    for (const auto& [k, v] : advice) in.env[k] = v;
+    targets(applies, in);
+    if (nccl) in.nccl = nccl;
+    ++linted;
+    for (const auto& row : analyze::lint_env(in)) {
+      if (row.status == core::Outcome::pass || (base && !advice.count(row.parameter))) continue;
+      std::pair<std::string, std::string> key{id, row.rule};
+      if (accepted.count(key)) {
+        used.insert(key);
+        continue;
+      }
+      contradictions.push_back(id + ": advice '" + env_text + "' → " + core::to_string(row.status) + " " + row.rule + " (" + row.risk +
+                               "; recommended: " + row.recommended + ")");
+    }
+  }
+  // Every contradiction fails; so does an accepted pair of this kind of advice (ids starting with
+  // `prefix`, or with no "kind:" prefix for "") that matched nothing.
+  void report(const std::string& prefix) const {
+    for (const auto& c : contradictions) ADD_FAILURE() << c;
+    for (const auto& a : accepted) {
+      bool mine = prefix.empty() ? a.first.find(':') == std::string::npos : a.first.rfind(prefix, 0) == 0;
+      if (mine && !used.count(a))
+        ADD_FAILURE() << "lint_tradeoffs.tsv: " << a.first << " / " << a.second << " matches no warning any more";
+    }
+  }
+};
+
 }  // namespace
+
+TEST(AdviceLint, SettingsInProse) {
+  EXPECT_EQ(settings_in("Set NCCL_SOCKET_IFNAME to an interface that is up, e.g. NCCL_SOCKET_IFNAME=eth0."),
+            "NCCL_SOCKET_IFNAME=eth0");
+  EXPECT_EQ(settings_in("(NCCL_IB_ROCE_VERSION_NUM=2) and `NCCL_DEBUG=VERSION`; LimitMEMLOCK=infinity"),
+            "NCCL_IB_ROCE_VERSION_NUM=2 NCCL_DEBUG=VERSION");
+  EXPECT_EQ(settings_in("no setting here: NCCL_SOCKET_IFNAME alone"), "");
+}
+
+// Doctor's fix texts: every setting any of them shows, for the versions the row says it targets.
+TEST(AdviceLint, EveryDoctorFixPassesTheLintOrIsAnAcceptedTradeoff) {
+  ASSERT_TRUE(knowledge::doctor_fix_table_status()) << knowledge::doctor_fix_table_status().message();
+  ASSERT_GT(knowledge::doctor_fix_table().size(), 50u) << "is doctor_fixes.yaml read?";
+  AdviceLinter l;
+  int with_settings = 0;
+  for (const auto& row : knowledge::doctor_fix_table()) {
+    auto env = settings_in(row.fix);
+    if (env.empty()) continue;
+    ++with_settings;
+    // A fix that names no NCCL version speaks to every node doctor runs on: it must hold from
+    // the oldest NCCL the lint knows to the newest.
+    if (row.applies && row.applies->find("NCCL") != std::string::npos) l.lint("doctor:" + row.id, env, row.applies);
+    else
+      for (const char* v : {"2.18.3", "2.21.5", "2.24.3", "2.27.5"}) l.lint("doctor:" + row.id, env, row.applies, core::V(v));
+  }
+  EXPECT_GE(with_settings, 4) << "fewer doctor fixes with settings than expected: does settings_in still match?";
+  l.report("doctor:");
+}
+
+// What doctor's env.* checks print as their fix is the lint's own `recommended`: a setting the
+// lint recommends must pass the lint, at the version it was recommended for.
+TEST(AdviceLint, TheLintsOwnRecommendationsPassTheLint) {
+  AdviceLinter l;
+  for (const char* file : {"env/playbook.env", "env/root_job.env", "audit/playbook.env"}) {
+    std::ifstream f(std::string(NCDX_TEST_DATA) + "/" + file);
+    std::stringstream text;
+    text << f.rdbuf();
+    auto settings = analyze::parse_env_file(text.str(), file);
+    ASSERT_TRUE(settings) << settings.status().message();
+    for (const char* version : {"2.18.3", "2.21.5", "2.24.3", "2.27.5"}) {
+      analyze::EnvLintInput in;
+      for (const auto& s : *settings) in.env[s.name] = s.value;
+      in.nccl = core::V(version);
+      for (const auto& row : analyze::lint_env(in)) {
+        auto env = settings_in(row.recommended);
+        if (!env.empty()) l.lint(std::string("lint:") + row.rule, env, std::nullopt, core::V(version), &in.env);
+      }
+    }
+  }
+  EXPECT_GT(l.linted, 10) << "fewer lint recommendations with a setting than expected";
+  l.report("lint:");
+}
 
 TEST(AdviceLint, EveryFixEnvPassesTheLintOrIsAnAcceptedTradeoff) {
   auto set = knowledge::SignatureSet::load_embedded();
   ASSERT_TRUE(set) << set.status().message();
-  auto accepted = accepted_tradeoffs();
-  ASSERT_FALSE(accepted.empty()) << "tests/data/advice/lint_tradeoffs.tsv not read";
-  std::set<std::pair<std::string, std::string>> used;
-  std::vector<std::string> contradictions;
-  int linted = 0;
-  for (const auto& sig : set->all()) {
-    for (const auto& fix : sig.fixes) {
-      if (!fix.env) continue;
-      analyze::EnvLintInput in;
-      in.production = false;  // advice to debug is not production logging
-      in.env = parse_env(*fix.env, in.interfaces);
-      if (in.env.empty()) continue;
-      targets(fix.applies, in);
-      ++linted;
-      for (const auto& row : analyze::lint_env(in)) {
-        if (row.status == core::Outcome::pass) continue;
-        std::pair<std::string, std::string> key{sig.id, row.rule};
-        if (accepted.count(key)) {
-          used.insert(key);
-          continue;
-        }
-        contradictions.push_back(sig.id + ": fix env '" + *fix.env + "' → " + core::to_string(row.status) + " " + row.rule + " (" +
-                                 row.risk + "; recommended: " + row.recommended + ")");
-      }
-    }
-  }
-  EXPECT_GT(linted, 50) << "fewer fix env settings than expected: is signatures.yaml read?";
-  for (const auto& c : contradictions) ADD_FAILURE() << c;
-  for (const auto& a : accepted)
-    if (!used.count(a)) ADD_FAILURE() << "lint_tradeoffs.tsv: " << a.first << " / " << a.second << " matches no warning any more";
+  AdviceLinter l;
+  ASSERT_FALSE(l.accepted.empty()) << "tests/data/advice/lint_tradeoffs.tsv not read";
+  for (const auto& sig : set->all())
+    for (const auto& fix : sig.fixes)
+      if (fix.env) l.lint(sig.id, *fix.env, fix.applies);
+  EXPECT_GT(l.linted, 50) << "fewer fix env settings than expected: is signatures.yaml read?";
+  l.report("");  // signature ids carry no "doctor:"/"lint:" prefix
 }

@@ -1,0 +1,48 @@
+// The doctor fix table (knowledge/data/doctor_fixes.yaml): it loads, every id a check names is a
+// row (a typo would throw only when that check fails on a machine), and every row is named by a
+// check (a stale row would be linted and documented for nothing).
+#include "knowledge/doctor_fixes.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+using namespace ncdx;
+
+TEST(DoctorFixes, TableLoadsAndFillsItsVars) {
+  ASSERT_TRUE(knowledge::doctor_fix_table_status()) << knowledge::doctor_fix_table_status().message();
+  EXPECT_EQ(knowledge::doctor_fix("expect.driver.fail", {{"driver", "550.54.15"}}),
+            "Install driver 550.54.15 like the rest of the fleet, then reboot.");
+  EXPECT_THROW(knowledge::doctor_fix("no.such.fix"), std::logic_error);
+  EXPECT_THROW(knowledge::doctor_fix("expect.driver.fail"), std::logic_error);  // {driver} not given
+}
+
+TEST(DoctorFixes, ParserNamesTheLineOfABadRow) {
+  auto r = knowledge::parse_doctor_fixes_yaml("- id: a.b\n  fix: ok\n- id: c.d\n  fix: \"uses {x}\"\n", "t.yaml");
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.status().message().find("t.yaml:3: c.d: undeclared {x}"), std::string::npos) << r.status().message();
+  EXPECT_FALSE(knowledge::parse_doctor_fixes_yaml("- id: a.b\n  fix: x\n- id: a.b\n  fix: y\n", "t.yaml"));
+}
+
+TEST(DoctorFixes, EveryNamedIdIsARowAndEveryRowIsNamed) {
+  std::set<std::string> named;
+  static const std::regex call(R"re(doctor_fix\(\s*(?:[^"()]*\?\s*)?"([^"]+)"(?:\s*:\s*"([^"]+)")?)re");
+  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze" / "doctor")) {
+    std::ifstream f(e.path());
+    std::stringstream text;
+    text << f.rdbuf();
+    const std::string s = text.str();
+    for (std::sregex_iterator it(s.begin(), s.end(), call), end; it != end; ++it)
+      for (int g : {1, 2})
+        if ((*it)[g].matched) named.insert((*it)[g]);
+  }
+  std::set<std::string> rows;
+  for (const auto& r : knowledge::doctor_fix_table()) rows.insert(r.id);
+  for (const auto& id : named) EXPECT_TRUE(rows.count(id)) << id << " is named by a check but not in doctor_fixes.yaml";
+  for (const auto& id : rows) EXPECT_TRUE(named.count(id)) << id << " is in doctor_fixes.yaml but no check names it";
+  EXPECT_GT(named.size(), 60u);
+}
