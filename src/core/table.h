@@ -14,13 +14,33 @@ struct Cell {
   Cell(const char* t) : text(t) {}                                              // NOLINT
 };
 
+// A table written row by row without holding it: every row is shown to measure() first (column
+// widths), then written with line(). For tables too large to keep twice (env lint of an env file
+// at the execve limit: ~300 000 rows, issue #12); Table holds its rows and uses this to render.
+class TableWriter {
+ public:
+  // max_width caps each column (longer cells are cut with "…"); 0 = no cap. total_width (0 = none)
+  // is the line length to fit: the last column wraps onto indented lines (never under 24 columns).
+  explicit TableWriter(const std::vector<std::string>& headers, std::size_t max_width = 0,
+                       std::size_t total_width = 0);
+  void measure(const std::vector<Cell>& row);
+  // The header line, and one row's line(s), each ending in "\n"; after every measure().
+  std::string header(bool color) const;
+  std::string line(const std::vector<Cell>& row, bool color) const;
+
+ private:
+  std::string emit(const std::vector<std::string>& texts, const std::vector<Color>& colors, bool color) const;
+  std::vector<std::string> headers_;
+  std::size_t max_width_, total_width_;
+  std::vector<std::size_t> width_;
+};
+
 class Table {
  public:
   explicit Table(std::vector<std::string> headers) : headers_(std::move(headers)) {}
   void add(std::vector<Cell> row) { rows_.push_back(std::move(row)); }
   std::size_t size() const { return rows_.size(); }
-  // max_width caps each column (longer cells are cut with "…"); 0 = no cap. total_width (0 = none)
-  // is the line length to fit: the last column wraps onto indented lines (never under 24 columns).
+  // max_width and total_width as TableWriter's.
   std::string render(bool color, std::size_t max_width = 0, std::size_t total_width = 0) const;
 
  private:

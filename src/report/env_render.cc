@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "core/json.h"
 #include "core/redact.h"
 #include "core/strings.h"
 #include "core/table.h"
@@ -36,22 +37,36 @@ std::string yaml_quote(const std::string& v) {
 
 }  // namespace
 
-std::string render_lint_text(const std::vector<analyze::EnvRow>& rows, bool color) {
-  if (rows.empty()) return "No NCCL / PyTorch-distributed variables to lint.\n";
-  core::Table t({"STATUS", "PARAMETER", "VALUE", "RISK", "RECOMMENDED"});
-  for (const auto& r : rows)
-    t.add({core::Cell(core::to_string(r.status), core::color_of(r.status)), r.parameter, core::redact_value(r.parameter, r.value),
-           r.risk.empty() ? "-" : r.risk, r.recommended.empty() ? "-" : r.recommended});
-  std::ostringstream o;
-  o << t.render(color, 60) << "\n";
+namespace {
+
+std::vector<core::Cell> lint_cells(const analyze::EnvRowView& r) {
+  return {core::Cell(core::to_string(r.status), core::color_of(r.status)), std::string(r.parameter),
+          core::redact_value(std::string(r.parameter), std::string(r.value)),
+          r.risk.empty() ? std::string("-") : std::string(r.risk),
+          r.recommended.empty() ? std::string("-") : std::string(r.recommended)};
+}
+
+}  // namespace
+
+void write_lint_text(std::ostream& o, const analyze::EnvRows& rows, bool color) {
+  if (rows.empty()) {
+    o << "No NCCL / PyTorch-distributed variables to lint.\n";
+    return;
+  }
+  // Row by row (core::TableWriter): the rows are visited to measure the columns, then to write.
+  core::TableWriter t({"STATUS", "PARAMETER", "VALUE", "RISK", "RECOMMENDED"}, 60);
+  for (const auto& r : rows) t.measure(lint_cells(r));
+  o << t.header(color);
+  for (const auto& r : rows) o << t.line(lint_cells(r), color);
+  o << "\n";
   int i = 0;
   for (const auto& r : rows) {
-    o << "[" << ++i << "] " << r.parameter << " (" << r.rule << (r.origin.empty() ? "" : ", from " + r.origin)
-      << "): " << r.why << "\n    source: " << r.source << "\n";
+    o << "[" << ++i << "] " << r.parameter << " (" << r.rule;
+    if (!r.origin.empty()) o << ", from " << r.origin;
+    o << "): " << r.why << "\n    source: " << r.source << "\n";
   }
   const auto n = core::tally_of(rows);
   o << "\n" << rows.size() << " rows: " << n.fail << " FAIL, " << n.warn << " WARN, " << n.pass << " PASS\n";
-  return o.str();
 }
 
 core::Result<std::string> render_block(const std::vector<analyze::EnvRec>& recs, const std::string& format,
@@ -90,24 +105,28 @@ nlohmann::json block_json(const std::vector<analyze::EnvRec>& recs) {
   return {{"vars", vars}, {"notes", notes}};
 }
 
-nlohmann::json lint_json(const std::vector<analyze::EnvRow>& rows, const std::vector<analyze::EnvSetting>& shadowed,
-                         nlohmann::json input, nlohmann::json context) {
-  nlohmann::json arr = nlohmann::json::array();
-  for (auto r : rows) {
-    r.value = core::redact_value(r.parameter, r.value);
-    arr.push_back(analyze::to_json(r));
-  }
+void write_lint_json(std::ostream& out, const analyze::EnvRows& rows,
+                     const std::vector<analyze::EnvSetting>& shadowed, nlohmann::json input, nlohmann::json context) {
   nlohmann::json sh = nlohmann::json::array();
   for (const auto& s : shadowed)
     sh.push_back({{"name", s.name}, {"value", core::redact_value(s.name, s.value)}, {"origin", s.origin}});
   const auto n = core::tally_of(rows);
-  return {{"schema", "ncdx.env/1"},
-          {"mode", "lint"},
-          {"context", std::move(context)},
-          {"input", std::move(input)},
-          {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"warn", n.warn}, {"fail", n.fail}}},
-          {"rows", arr},
-          {"shadowed", sh}};
+  const nlohmann::json top = {
+      {"schema", "ncdx.env/1"},
+      {"mode", "lint"},
+      {"context", std::move(context)},
+      {"input", std::move(input)},
+      {"summary", {{"status", core::to_string(core::worst_of(rows))}, {"pass", n.pass}, {"warn", n.warn}, {"fail", n.fail}}},
+      {"rows", nlohmann::json::array()},
+      {"shadowed", sh}};
+  std::size_t i = 0;
+  core::write_json_streaming(out, top, "rows", [&](nlohmann::json& e) {
+    if (i == rows.size()) return false;
+    analyze::EnvRow r = analyze::to_row(rows[i++]);
+    r.value = core::redact_value(r.parameter, r.value);
+    e = analyze::to_json(r);
+    return true;
+  });
 }
 
 }  // namespace ncdx::report
