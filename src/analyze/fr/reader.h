@@ -96,7 +96,7 @@ core::Result<nlohmann::json> read_fr_raw(const std::string& file, const FrReadLi
 // stacks of completed entries as FrReadLimits::keep_all_frames describes.
 core::Result<FrRankDump> parse_fr_dump(const nlohmann::json& raw, const std::string& file, std::optional<int> rank,
                                        std::string format, bool keep_all_frames = true);
-// A decoded pickle or JSON text (fr/pickle_doc.h: decode_pickle, decode_json_into) → model, the
+// A decoded pickle (fr/pickle_doc.h: decode_pickle; JSON is streamed, fr/json_stream.h) → model, the
 // same rules without a JSON tree in between; `format` is "pickle" or "json". Reading visits at
 // most max_output values (PickleLimits) however a pickle shares references.
 class PickleDoc;
