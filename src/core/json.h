@@ -10,11 +10,16 @@
 #include <string_view>
 
 #include "core/result.h"
+#include "core/shared_opt.h"
 
 namespace ncdx::core {
 
 template <class T>
 nlohmann::json opt_json(const std::optional<T>& v) {
+  return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
+}
+template <class T>
+nlohmann::json opt_json(const SharedOpt<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 

@@ -233,8 +233,8 @@ class Builder {
           return true;
         });
       if (n == 2 && parts[0].is_string() && parts[1].is_string()) {
-        x.pg_name = f_.keep_text(parts[0].str(), ctx, "process_group name");
-        x.pg_desc = f_.keep_text(parts[1].str(), ctx, "process_group desc");
+        x.pg_name = texts_(f_.keep_text(parts[0].str(), ctx, "process_group name"));
+        x.pg_desc = texts_(f_.keep_text(parts[1].str(), ctx, "process_group desc"));
       } else {
         f_.warn(ctx.str("process_group is not a (name, desc) pair"));
       }
@@ -242,7 +242,7 @@ class Builder {
     x.collective_seq_id = f_.integer(s[kCollSeq], ctx, "collective_seq_id");
     x.p2p_seq_id = f_.integer(s[kP2pSeq], ctx, "p2p_seq_id");
     x.op_id = f_.integer(s[kOpId], ctx, "op_id");
-    x.profiling_name = f_.text(s[kProfilingName], ctx, "profiling_name");
+    x.profiling_name = texts_(f_.text(s[kProfilingName], ctx, "profiling_name"));
     x.time_created_ns = f_.integer(s[kCreated], ctx, "time_created_ns");
     x.time_discovered_started_ns = f_.integer(s[kStarted], ctx, "time_discovered_started_ns");
     x.time_discovered_completed_ns = f_.integer(s[kCompleted], ctx, "time_discovered_completed_ns");
@@ -251,18 +251,18 @@ class Builder {
       if (x.time_discovered_completed_ns == 0) x.time_discovered_completed_ns.reset();
     }
     x.duration_ms = f_.real(s[kDuration], ctx, "duration_ms");
-    x.input_sizes = f_.shapes(s[kInSizes], ctx, "input_sizes");
-    x.output_sizes = f_.shapes(s[kOutSizes], ctx, "output_sizes");
-    x.input_dtypes = f_.strings(s[kInDtypes], ctx, "input_dtypes");
-    x.output_dtypes = f_.strings(s[kOutDtypes], ctx, "output_dtypes");
-    x.state = f_.text(s[kState], ctx, "state");
+    x.input_sizes = shapes_(f_.shapes(s[kInSizes], ctx, "input_sizes"));
+    x.output_sizes = shapes_(f_.shapes(s[kOutSizes], ctx, "output_sizes"));
+    x.input_dtypes = names_(f_.strings(s[kInDtypes], ctx, "input_dtypes"));
+    x.output_dtypes = names_(f_.strings(s[kOutDtypes], ctx, "output_dtypes"));
+    x.state = texts_(f_.text(s[kState], ctx, "state"));
     if (x.state && *x.state != "scheduled" && *x.state != "started" && *x.state != "completed")
       f_.warn(ctx.str("state '" + *x.state + "' is not scheduled/started/completed"));
     x.timeout_ms = f_.integer(s[kTimeout], ctx, "timeout_ms");
     x.is_p2p = f_.boolean(s[kIsP2p], ctx, "is_p2p");
     x.retired = f_.boolean(s[kRetired], ctx, "retired");
-    x.thread_name = f_.text(s[kThreadName], ctx, "thread_name");
-    x.thread_id = f_.text(s[kThreadId], ctx, "thread_id");
+    x.thread_name = texts_(f_.text(s[kThreadName], ctx, "thread_name"));
+    x.thread_id = texts_(f_.text(s[kThreadId], ctx, "thread_id"));
     if (const V& fr = s[kFrames]; !fr.null()) {
       if (fr.is_array()) {
         check_frames(fr, ctx);
@@ -335,6 +335,9 @@ class Builder {
   std::size_t budget_;
   std::vector<bool> frame_ok_;  // by pickle value index: frame dicts that read without a warning
   std::vector<std::pair<std::size_t, V>> frames_;  // entry position → its frames list
+  core::Interner<std::string> texts_;  // one copy of each distinct text, shape, dtype list
+  core::Interner<std::vector<std::vector<long long>>> shapes_;
+  core::Interner<std::vector<std::string>> names_;
   std::size_t count_ = 0;                          // items of the entries list read
   bool streamed_ = false;
   NewestPerGroup newest_;
