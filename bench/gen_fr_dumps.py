@@ -18,8 +18,9 @@ Byte layouts (SCHEMA.md, abi.md §6.1):
   json   - what dump_json writes: no frames, pg_status numbers as strings, unset times 0.
 
 Usage: gen_fr_dumps.py OUTDIR [--ranks N] [--entries N] [--frames N] [--layout torch|python|json]
-                              [--version 2.10|2.4]
-Files are OUTDIR/nccl_trace_rank_<r>. Output is deterministic.
+                              [--version 2.10|2.4] [--only RANK]
+Files are OUTDIR/nccl_trace_rank_<r> (--only: that rank's file alone, as bench/fr_memory.sh
+measures one large dump). Output is deterministic.
 """
 import argparse
 import json
@@ -301,6 +302,7 @@ def main():
     ap.add_argument("--frames", type=int, default=24)
     ap.add_argument("--layout", choices=("torch", "python", "json"), default="torch")
     ap.add_argument("--version", choices=("2.10", "2.4"), default="2.10")
+    ap.add_argument("--only", type=int, default=None, metavar="RANK")
     args = ap.parse_args()
     if args.ranks % 16:
         ap.error("--ranks must be a multiple of 16 (TP=8 x PP=2)")
@@ -309,7 +311,7 @@ def main():
     paths = call_paths(args.frames, rng)
     ops = schedule(args.entries)
     total = 0
-    for rank in range(args.ranks):
+    for rank in range(args.ranks) if args.only is None else [args.only]:
         d = build_rank(rank, args.ranks, args, paths, ops)
         if args.layout == "torch":
             data = TorchPickler().dumps(d)
@@ -320,6 +322,9 @@ def main():
         with open(os.path.join(args.outdir, f"nccl_trace_rank_{rank}"), "wb") as f:
             f.write(data)
         total += len(data)
+    if args.only is not None:
+        print(f"rank {args.only} of {args.ranks} x {args.entries} entries, layout {args.layout}: {total} bytes")
+        return
     print(f"{args.ranks} ranks x {args.entries} entries, layout {args.layout}: {total} bytes in {args.outdir}")
 
 

@@ -1,6 +1,6 @@
 // libFuzzer target: Flight Recorder dump_json text → typed model → analysis. The model is read
-// without a JSON tree (decode_json_into); it must equal the model read from nlohmann's tree
-// (parse_fr_dump), which is the differential oracle here: any difference aborts.
+// without a JSON tree (fr/json_stream.h: streamed, entry by entry); it must equal the model read
+// from nlohmann's tree (parse_fr_dump), which is the differential oracle here: any difference aborts.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <iostream>
 #include <tuple>
+#include <unordered_set>
 
 #include "analyze/audit/audit.h"
 #include "analyze/audit/migrate.h"
@@ -138,10 +139,14 @@ int run(const AuditFlags& flags, const GlobalOptions& g) {
                                           std::tuple{"PyTorch", torch_from, *torch}})
       if (from && v) std::fprintf(stderr, "ncdx audit: %s %s detected (%s)\n", what, v->str().c_str(), from->c_str());
     auto eff = analyze::effective_env(in->env, fs, home, *nccl);
-    // (no structured binding here: clang 14, the fuzz build's compiler, cannot capture one)
+    // What the config files add. A set of the names already there, not a scan per name: an env
+    // file at the execve limit holds ~300 000 (issue #12).
+    std::unordered_set<std::string_view> have;
+    for (const auto& e : in->env) have.insert(e.name);
+    std::vector<analyze::EnvSetting> added;
     for (const auto& kv : eff.env)
-      if (std::none_of(in->env.begin(), in->env.end(), [&](const analyze::EnvSetting& e) { return e.name == kv.first; }))
-        in->env.push_back({kv.first, kv.second, eff.origin[kv.first]});
+      if (!have.count(kv.first)) added.push_back({kv.first, kv.second, eff.origin.get(kv.first)});
+    in->env.insert(in->env.end(), std::make_move_iterator(added.begin()), std::make_move_iterator(added.end()));
   }
   std::optional<nlohmann::json> yaml_tree;
   analyze::ComposeInput ci;
@@ -215,7 +220,7 @@ int run(const AuditFlags& flags, const GlobalOptions& g) {
   analyze::EnvLintInput li;
   for (const auto& e : in->env) {
     li.env[e.name] = e.value;
-    li.origin[e.name] = e.origin;
+    li.origin.set(e.name, e.origin);
   }
   li.nccl = *nccl;
   li.torch = *torch;

@@ -69,15 +69,11 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
     for (const auto& f : analyze::fabrics()) ok |= f == o.fabric;
     if (!ok) return fail(core::Status::usage("--fabric must be one of " + core::join(analyze::fabrics(), "|")));
   }
-  std::vector<analyze::EnvSetting> base;
+  std::optional<std::string> text;  // the --env-file
   if (!o.env_file.empty()) {
-    auto text = read_file(o.env_file);
-    if (!text) return fail(text.status());
-    auto parsed = analyze::parse_env_file(*text, o.env_file);
-    if (!parsed) return fail(parsed.status());
-    base = std::move(*parsed);
-  } else {
-    base = live_env();
+    auto t = read_file(o.env_file);
+    if (!t) return fail(t.status());
+    text = std::move(*t);
   }
   core::FileSystem fs(g.root);
   const bool machine = o.env_file.empty() || g.root != "/";
@@ -89,17 +85,25 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
     if (!nccl->has_value() && found.nccl.version) *nccl = found.nccl.version, nccl_from = found.nccl.source;
     if (!torch->has_value() && found.torch.version) *torch = found.torch.version, torch_from = found.torch.source;
   }
+  const core::FileSystem no_root("/nonexistent-ncdx-root");
+  const core::FileSystem& conf_fs = machine ? fs : no_root;  // where NCCL's config files are read
   analyze::EffectiveEnv eff;
-  if (machine) {
+  if (text) {
+    // Straight into the maps, no setting list in between (an env file at the execve limit holds
+    // ~300 000 settings); ~/.nccl.conf from the file's HOME when linting a machine.
+    auto read = analyze::effective_env_file(*text, o.env_file, conf_fs, machine, *nccl);
+    if (!read) return fail(read.status());
+    eff = std::move(*read);
+    text.reset();
+  } else {
+    auto base = live_env();
     std::optional<std::string> home;
     for (const auto& s : base) if (s.name == "HOME") home = s.value;
-    eff = analyze::effective_env(base, fs, home, *nccl);
-  } else {
-    eff = analyze::effective_env(base, core::FileSystem("/nonexistent-ncdx-root"), std::nullopt, *nccl);
+    eff = analyze::effective_env(base, conf_fs, home, *nccl);
   }
   analyze::EnvLintInput in;
-  in.env = eff.env;
-  in.origin = eff.origin;
+  in.env = std::move(eff.env);
+  in.origin = std::move(eff.origin);
   in.nccl = *nccl;
   in.torch = *torch;
   in.cluster = shape(o, shape_given);
@@ -110,7 +114,7 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
   } else if (machine) {
     in.interfaces = fs.list("/sys/class/net");
   }
-  auto rows = analyze::lint_env(in);
+  const analyze::EnvRows rows = analyze::lint_env_rows(in);  // points into `in`
   if (g.json) {
     auto context = report::make_context({{"nccl", nccl->has_value() ? nlohmann::json((*nccl)->str()) : nlohmann::json(nullptr)}},
                                         !g.no_timestamps);
@@ -122,12 +126,16 @@ int run_lint(const EnvOpts& o, const GlobalOptions& g, bool shape_given) {
                   {"production", in.production},
                   {"config_files", eff.files_read},
                   {"interfaces", in.interfaces}};
-    std::cout << core::dump_json(report::lint_json(rows, eff.shadowed, std::move(input), std::move(context)));
+    report::write_lint_json(std::cout, rows, eff.shadowed, std::move(input), std::move(context));
   } else {
     if (!nccl_from.empty() && nccl_from != "flag") std::cout << report::sanitize_text("NCCL " + (*nccl)->str() + " (from " + nccl_from + ")\n");
     if (!torch_from.empty() && torch_from != "flag") std::cout << report::sanitize_text("PyTorch " + (*torch)->str() + " (from " + torch_from + ")\n");
     if (!nccl->has_value()) std::cout << "NCCL version unknown: version-gated rules judge NCCL " << "2.30.7 (pass --nccl-version)\n";
-    std::cout << report::sanitize_text(report::render_lint_text(rows, core::color_enabled(stdout) && !g.no_color, core::output_columns(stdout)), core::color_enabled(stdout) && !g.no_color);
+    const bool color = core::color_enabled(stdout) && !g.no_color;
+    {
+      report::SanitizedOut out(std::cout, color);  // flushed at the end of this block
+      report::write_lint_text(out, rows, color, core::output_columns(stdout));
+    }
     for (const auto& s : eff.shadowed)
       std::cout << "note: " << report::sanitize(s.origin) << " sets " << report::sanitize(s.name)
                 << " but an earlier source wins (NCCL applies config files with setenv(..., 0))\n";

@@ -43,6 +43,37 @@ std::string dump_json(const nlohmann::json& j, int indent) {
   return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
+void write_json_streaming(std::ostream& out, const nlohmann::json& top, const std::string& key,
+                          const std::function<bool(nlohmann::json&)>& next) {
+  const std::string text = dump_json(top);
+  // A top-level member sits alone on a line indented by two spaces; a string holds no raw newline,
+  // so this can only be the member itself.
+  const std::string marker = "\n  " + nlohmann::json(key).dump() + ": []";
+  const std::size_t at = text.find(marker);
+  if (at == std::string::npos) {
+    out << text;
+    return;
+  }
+  const std::size_t open = at + marker.size() - 1;  // the ']' of "[]"
+  out.write(text.data(), static_cast<std::streamsize>(open));
+  nlohmann::json e;
+  bool any = false;
+  while (next(e)) {
+    // An element is indented four spaces deeper than dump_json(e) indents it.
+    std::string s = e.dump(2, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string line = any ? ",\n    " : "\n    ";
+    line.reserve(s.size() * 2);
+    for (char c : s) {
+      if (c == '\n') line += "\n    ";
+      else line += c;
+    }
+    out << line;
+    any = true;
+  }
+  if (any) out << "\n  ";
+  out.write(text.data() + open, static_cast<std::streamsize>(text.size() - open));
+}
+
 Result<nlohmann::json> parse_json(std::string_view text, std::string_view source_name) {
   if (auto at = too_deep(text, kMaxJsonDepth); at != std::string_view::npos)
     return Status::bad_input(std::string(source_name) + ": " + where(text, at + 1) + ": JSON nested deeper than " +

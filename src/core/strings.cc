@@ -1,5 +1,7 @@
 #include "core/strings.h"
 
+#include "core/near_names.h"
+
 #include <algorithm>
 #include <cctype>
 #include <charconv>
@@ -71,31 +73,12 @@ std::optional<double> parse_double(std::string_view s) {
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
-    }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
+  return banded_distance(a, b, std::max(a.size(), b.size()));  // a band as wide as the table
 }
 
 std::string closest(std::string_view word, const std::vector<std::string>& candidates,
                     std::size_t max_distance) {
-  std::string best;
-  std::size_t best_d = max_distance + 1;
-  for (const auto& c : candidates) {
-    auto d = edit_distance(word, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  return best;
+  return std::string(NearNames(candidates, max_distance).closest(word));
 }
 
 std::string sanitize_utf8(std::string_view s) {

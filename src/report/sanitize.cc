@@ -119,4 +119,37 @@ std::string sanitize_text(std::string_view text, bool keep_color) {
   return out;
 }
 
+SanitizedOut::SanitizedOut(std::ostream& out, bool keep_color) : std::ostream(nullptr), buf_(out, keep_color) {
+  rdbuf(&buf_);
+}
+
+SanitizedOut::~SanitizedOut() { buf_.drain(true); }
+
+void SanitizedOut::Buf::drain(bool all) {
+  std::size_t end = pending_.size();
+  if (!all) {
+    end = pending_.rfind('\n');
+    if (end == std::string::npos) return;
+    ++end;  // through the newline
+  }
+  if (end == 0) return;
+  out_ << sanitize_text(std::string_view(pending_).substr(0, end), color_);
+  pending_.erase(0, end);
+}
+
+SanitizedOut::Buf::int_type SanitizedOut::Buf::overflow(int_type c) {
+  if (!traits_type::eq_int_type(c, traits_type::eof())) {
+    char ch = traits_type::to_char_type(c);
+    xsputn(&ch, 1);
+  }
+  return traits_type::not_eof(c);
+}
+
+std::streamsize SanitizedOut::Buf::xsputn(const char* s, std::streamsize n) {
+  pending_.append(s, static_cast<std::size_t>(n));
+  if (pending_.size() >= (64u << 10)) drain(false);  // whole lines out, a partial one kept
+  return n;
+}
+
 }  // namespace ncdx::report
+

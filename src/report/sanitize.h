@@ -10,6 +10,8 @@
 // CVE-2021-42574), and bytes that are not UTF-8 ("\xNN"). A string longer than the cap is cut on
 // a character boundary and ends with "…(N bytes)" so a 200 MB name prints as a few KiB.
 #include <cstddef>
+#include <ostream>
+#include <streambuf>
 #include <string>
 #include <string_view>
 
@@ -28,5 +30,31 @@ std::string sanitize(std::string_view s, std::size_t cap = kDisplayFieldCap);
 // exact SGR colour sequences core/term.h paints ("\x1b[31m" … "\x1b[0m") and the progress
 // line's "\r\x1b[K" survive; every other escape sequence is made visible.
 std::string sanitize_text(std::string_view text, bool keep_color = false);
+
+// An ostream that passes what is written to `out` through sanitize_text as whole lines, so a
+// report can be written as it is produced instead of rendered whole first (sanitize_text works
+// line by line: the bytes are the same). The last, unterminated line goes out on destruction.
+class SanitizedOut : public std::ostream {
+ public:
+  SanitizedOut(std::ostream& out, bool keep_color);
+  ~SanitizedOut() override;
+
+ private:
+  class Buf : public std::streambuf {
+   public:
+    Buf(std::ostream& out, bool keep_color) : out_(out), color_(keep_color) {}
+    void drain(bool all);
+
+   protected:
+    int_type overflow(int_type c) override;
+    std::streamsize xsputn(const char* s, std::streamsize n) override;
+
+   private:
+    std::ostream& out_;
+    bool color_;
+    std::string pending_;
+  };
+  Buf buf_;
+};
 
 }  // namespace ncdx::report

@@ -1,6 +1,8 @@
 #include "analyze/config/env_file.h"
 
+#include <algorithm>
 #include <cctype>
+#include <functional>
 
 #include "core/strings.h"
 
@@ -68,8 +70,8 @@ core::Result<std::string> parse_value(std::string_view v, std::string_view file,
 // refused as bad input instead of building an unbounded table (issue #12, 500 k lines took 1.15 GB).
 constexpr std::size_t kMaxProcessEnvBytes = (std::size_t{8} << 20) / 4 * 3;  // 6 MiB
 
-core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std::string_view file_name) {
-  std::vector<EnvSetting> out;
+core::Status for_each_env_assignment(std::string_view text, std::string_view file_name,
+                                    const std::function<void(std::string name, std::string value, int line)>& f) {
   std::size_t env_bytes = 0;
   int line_no = 0;
   for (auto raw : core::split(text, '\n')) {
@@ -91,8 +93,19 @@ core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std:
     if (env_bytes > kMaxProcessEnvBytes)
       return core::Status::bad_input(where(file_name, line_no) + ": the assignments so far take more than 6 MiB, more than a Linux process "
                                      "environment can hold (execve limit, fs/exec.c): not an environment file");
-    out.push_back({std::string(key), *value, where(file_name, line_no)});
+    f(std::string(key), std::move(*value), line_no);
   }
+  return core::Status::ok();
+}
+
+core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std::string_view file_name) {
+  std::vector<EnvSetting> out;
+  // At most one setting a line: no vector doubling past what the file holds.
+  out.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+  core::Status st = for_each_env_assignment(text, file_name, [&](std::string name, std::string value, int line) {
+    out.push_back({std::move(name), std::move(value), where(file_name, line)});
+  });
+  if (!st) return st;
   return out;
 }
 
@@ -110,22 +123,20 @@ std::vector<EnvSetting> parse_nccl_conf(std::string_view text, std::string_view 
   return out;
 }
 
-EffectiveEnv effective_env(const std::vector<EnvSetting>& base, const core::FileSystem& fs,
-                           std::optional<std::string> home, std::optional<core::Version> nccl) {
-  EffectiveEnv e;
+namespace {
+
+// NCCL's config files over the job's own settings (nccl_facts.md §1.1): NCCL_CONF_FILE (NCCL >=
+// 2.23.4) or else ~/.nccl.conf, then /etc/nccl.conf, each value set with setenv(name, value, 0).
+void apply_conf_files(EffectiveEnv& e, const core::FileSystem& fs, const std::optional<std::string>& home,
+                      const std::optional<core::Version>& nccl) {
   auto apply = [&](const EnvSetting& s) {
-    if (e.env.count(s.name)) {  // setenv(name, value, 0): an earlier source wins
-      if (e.env[s.name] != s.value || e.origin[s.name] != s.origin) e.shadowed.push_back(s);
+    if (auto it = e.env.find(s.name); it != e.env.end()) {  // setenv(name, value, 0): an earlier source wins
+      if (it->second != s.value || e.origin.get(s.name) != s.origin) e.shadowed.push_back(s);
       return;
     }
     e.env[s.name] = s.value;
-    e.origin[s.name] = s.origin;
+    e.origin.set(s.name, s.origin);
   };
-  for (const auto& s : base) {
-    // Within one source a later line wins (shell semantics of an env file).
-    e.env[s.name] = s.value;
-    e.origin[s.name] = s.origin;
-  }
   auto read_conf = [&](const std::string& path) {
     auto text = fs.read(path, 1 << 20);
     if (!text) return;
@@ -140,6 +151,35 @@ EffectiveEnv effective_env(const std::vector<EnvSetting>& base, const core::File
     read_conf(*home + "/.nccl.conf");
   }
   read_conf("/etc/nccl.conf");
+}
+
+}  // namespace
+
+EffectiveEnv effective_env(const std::vector<EnvSetting>& base, const core::FileSystem& fs,
+                           std::optional<std::string> home, std::optional<core::Version> nccl) {
+  EffectiveEnv e;
+  // Within one source a later line wins (shell semantics of an env file).
+  for (const auto& s : base) {
+    e.env[s.name] = s.value;
+    e.origin.set(s.name, s.origin);
+  }
+  apply_conf_files(e, fs, home, nccl);
+  return e;
+}
+
+core::Result<EffectiveEnv> effective_env_file(std::string_view text, std::string_view file_name,
+                                              const core::FileSystem& fs, bool home_from_file,
+                                              std::optional<core::Version> nccl) {
+  EffectiveEnv e;
+  const std::string file(file_name);
+  core::Status st = for_each_env_assignment(text, file_name, [&](std::string name, std::string value, int line) {
+    e.origin.set(name, file, static_cast<std::uint32_t>(line));
+    e.env.insert_or_assign(std::move(name), std::move(value));  // a later line wins
+  });
+  if (!st) return st;
+  std::optional<std::string> home;
+  if (auto it = e.env.find("HOME"); home_from_file && it != e.env.end()) home = it->second;
+  apply_conf_files(e, fs, home, nccl);
   return e;
 }
 

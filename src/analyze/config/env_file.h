@@ -3,12 +3,14 @@
 // (nccl_facts.md §1.1 "Config files"): the process environment wins, then NCCL_CONF_FILE
 // (NCCL >= 2.23.4) or else ~/.nccl.conf, then /etc/nccl.conf. NCCL applies file values with
 // setenv(name, value, 0), so an earlier source is never overridden by a later one.
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "analyze/env/origins.h"
 #include "core/fs.h"
 #include "core/result.h"
 #include "core/semver.h"
@@ -24,6 +26,9 @@ struct EnvSetting {
 // double quotes around the value, `#` comments (whole line, or after whitespace outside quotes),
 // blank lines. A line that is none of these is bad input (exit 65) naming file:line.
 core::Result<std::vector<EnvSetting>> parse_env_file(std::string_view text, std::string_view file_name);
+// The same parse, each assignment handed to `f` as it is read (line: 1-based).
+core::Status for_each_env_assignment(std::string_view text, std::string_view file_name,
+                                    const std::function<void(std::string name, std::string value, int line)>& f);
 
 // An NCCL config file, read the way NCCL reads it (src/misc/param.cc setEnvFile): each line is
 // NAME=VALUE split at the first '=', the value taken verbatim; lines without '=' and '#' lines are
@@ -32,7 +37,7 @@ std::vector<EnvSetting> parse_nccl_conf(std::string_view text, std::string_view 
 
 struct EffectiveEnv {
   std::map<std::string, std::string> env;     // the values NCCL would see
-  std::map<std::string, std::string> origin;  // where each came from
+  EnvOrigins origin;                          // where each came from
   std::vector<EnvSetting> shadowed;           // file values hidden by an earlier source
   std::vector<std::string> files_read;        // config files found, in precedence order
 };
@@ -42,5 +47,11 @@ struct EffectiveEnv {
 // unknown version: honoured).
 EffectiveEnv effective_env(const std::vector<EnvSetting>& base, const core::FileSystem& fs,
                            std::optional<std::string> home, std::optional<core::Version> nccl);
+// The same for an env file's text (parse_env_file's rules), read straight into the maps: no
+// EnvSetting and no "<file>:<line>" string per line (an env file at the execve limit has ~300 000
+// lines, issue #12). home_from_file: ~/.nccl.conf is read from the file's own HOME.
+core::Result<EffectiveEnv> effective_env_file(std::string_view text, std::string_view file_name,
+                                              const core::FileSystem& fs, bool home_from_file,
+                                              std::optional<core::Version> nccl);
 
 }  // namespace ncdx::analyze

@@ -5,9 +5,9 @@
 #include "analyze/env/lint.h"
 
 #include <algorithm>
-#include <set>
 
 #include "analyze/env/lint_internal.h"
+#include "core/near_names.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -100,7 +100,7 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
   }
   value_rules(c, v, value);
   bool has_row = false;
-  for (std::size_t i = start; i < c.rows.size(); ++i) has_row |= c.rows[i].parameter == v.name;
+  for (std::size_t i = start; i < c.rows.size(); ++i) has_row |= c.rows.parameter(i) == v.name;
   if (!has_row) {
     std::string note = v.kind == knowledge::NcclVarKind::nccl_plugin
                            ? "Read only by an NCCL example plugin (" + v.source + ") when that plugin is loaded. "
@@ -109,38 +109,10 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
   }
 }
 
-// Levenshtein distance capped at K+1, computed only inside the diagonal band |i-j| <= K: the
-// "did you mean" search runs for every unknown name of an untrusted file, so it must stay
-// O(len * K) instead of O(len^2) per candidate.
-constexpr std::size_t kMaxSuggest = 3;
-std::size_t banded_distance(std::string_view a, std::string_view b) {
-  constexpr std::size_t K = kMaxSuggest, INF = K + 1;
-  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > K) return INF;
-  std::vector<std::size_t> prev(b.size() + 1, INF), cur(b.size() + 1, INF);
-  for (std::size_t j = 0; j <= std::min(b.size(), K); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t lo = i > K ? i - K : 0, hi = std::min(b.size(), i + K);
-    std::fill(cur.begin(), cur.end(), INF);
-    if (lo == 0) cur[0] = i;
-    std::size_t best = INF;
-    for (std::size_t j = std::max<std::size_t>(lo, 1); j <= hi; ++j) {
-      std::size_t v = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      cur[j] = std::min(v, INF);
-      best = std::min(best, cur[j]);
-    }
-    if (lo == 0) best = std::min(best, cur[0]);
-    if (best > K) return INF;  // every cell of the band is already too far
-    std::swap(prev, cur);
-  }
-  return std::min(prev[b.size()], INF);
-}
-
 void unknown(Ctx& c, const std::string& name) {
-  static const std::vector<std::string> names = knowledge::known_env_names();
-  std::string guess;
-  std::size_t best = kMaxSuggest + 1;
-  for (const auto& n : names)
-    if (auto d = banded_distance(name, n); d < best) { best = d; guess = n; }
+  // Built once: every unknown name of an untrusted file asks it (core/near_names.h).
+  static const core::NearNames names(knowledge::known_env_names(), 3);
+  const std::string guess(names.closest(name));
   c.add(name, kWarn, "env.unknown", "no effect: no NCCL or PyTorch version reads this name",
         guess.empty() ? "unset" : guess,
         guess.empty() ? "Not in the NCCL variable table (every tag 2.3.5-2.30.7) nor PyTorch's ProcessGroupNCCL list."
@@ -151,9 +123,10 @@ void unknown(Ctx& c, const std::string& name) {
 }  // namespace
 }  // namespace detail
 
-std::vector<EnvRow> lint_env(const EnvLintInput& input) {
+EnvRows lint_env_rows(const EnvLintInput& input) {
   using namespace detail;
-  std::vector<EnvRow> rows;
+  EnvRows rows;
+  rows.reserve(input.env.size() + 16);  // most variables make one row (irrelevant ones none)
   Ctx c{input, rows, input.nccl.value_or(newest_nccl()), input.nccl.has_value()};
   for (const auto& [name, value] : input.env) {
     if (!relevant(name)) continue;
@@ -167,20 +140,30 @@ std::vector<EnvRow> lint_env(const EnvLintInput& input) {
     }
   }
   combo_rules(c);
-  // A PASS row says "nothing to report"; drop it where another rule reported on the same variable.
-  std::set<std::string> reported;
-  for (const auto& r : rows)
-    if (r.status != core::Outcome::pass) reported.insert(r.parameter);
-  std::erase_if(rows, [&](const EnvRow& r) { return r.status == core::Outcome::pass && reported.count(r.parameter); });
-  std::stable_sort(rows.begin(), rows.end(), [](const EnvRow& a, const EnvRow& b) {
-    return a.parameter != b.parameter ? a.parameter < b.parameter : a.rule < b.rule;
-  });
+  rows.finish();
   return rows;
 }
 
+EnvRow to_row(const EnvRowView& v) {
+  return {std::string(v.parameter), std::string(v.value), std::string(v.recommended), std::string(v.risk), v.status,
+          std::string(v.why),       std::string(v.source), std::string(v.rule),       std::string(v.origin)};
+}
+
+std::vector<EnvRow> lint_env(const EnvLintInput& input) {
+  EnvRows rows = lint_env_rows(input);
+  std::vector<EnvRow> out;
+  out.reserve(rows.size());
+  for (const EnvRowView& r : rows) out.push_back(to_row(r));
+  return out;
+}
+
 nlohmann::json to_json(const EnvRow& r) {
+  return to_json(EnvRowView{r.parameter, r.value, r.recommended, r.risk, r.status, r.why, r.source, r.rule, r.origin});
+}
+
+nlohmann::json to_json(const EnvRowView& r) {
   // Empty means "nothing to say" (PASS rows have no risk/recommendation): null, never "".
-  auto n = [](const std::string& v) { return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(v); };
+  auto n = [](std::string_view v) { return v.empty() ? nlohmann::json(nullptr) : nlohmann::json(v); };
   return {{"parameter", r.parameter}, {"value", r.value},   {"recommended", n(r.recommended)},
           {"risk", n(r.risk)},        {"status", core::to_string(r.status)}, {"why", n(r.why)},
           {"source", r.source},       {"rule", r.rule},     {"origin", n(r.origin)}};

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/env/rows.h"
 #include "core/outcome.h"
 #include "core/semver.h"
 
@@ -41,7 +42,7 @@ struct ClusterShape {
 
 struct EnvLintInput {
   std::map<std::string, std::string> env;     // NAME -> VALUE (only the names to lint)
-  std::map<std::string, std::string> origin;  // NAME -> "env" / "file:line" (optional)
+  EnvOrigins origin;                          // NAME -> "env" / "file:line" (optional)
   std::optional<Version> nccl, torch;         // nullopt = unknown: version-gated rules say so
   std::optional<ClusterShape> cluster;
   bool production = true;                     // debug-level logging is a WARN in production
@@ -53,7 +54,12 @@ struct EnvLintInput {
 // combination rules. Rows are sorted by parameter name, then rule id (deterministic output).
 // Variables unrelated to NCCL/PyTorch-distributed are ignored.
 std::vector<EnvRow> lint_env(const EnvLintInput& input);
+// The same rows held compactly (env/rows.h): what `env lint` renders, whatever the input's size.
+// The rows point into `input`, which must outlive them.
+EnvRows lint_env_rows(const EnvLintInput& input);
+EnvRow to_row(const EnvRowView& v);
 
 nlohmann::json to_json(const EnvRow& row);
+nlohmann::json to_json(const EnvRowView& row);
 
 }  // namespace ncdx::analyze

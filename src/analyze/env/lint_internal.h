@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "analyze/env/lint.h"
+#include "analyze/env/rows.h"
 #include "knowledge/env_vars.h"
 
 namespace ncdx::analyze::detail {
@@ -23,7 +24,7 @@ inline const Version& newest_nccl() {
 
 struct Ctx {
   const EnvLintInput& in;
-  std::vector<EnvRow>& rows;
+  EnvRows& rows;
   // Version used for judging, and whether it was given/detected or assumed.
   Version nccl;
   bool nccl_known;
@@ -33,15 +34,13 @@ struct Ctx {
     auto it = in.env.find(std::string(name));
     return it == in.env.end() ? nullptr : &it->second;
   }
-  std::string origin(std::string_view name) const {
-    auto it = in.origin.find(std::string(name));
-    return it == in.origin.end() ? std::string() : it->second;
-  }
-  void add(std::string_view name, core::Outcome status, std::string rule, std::string risk, std::string recommended,
-           std::string why, std::string source) {
-    const std::string* v = get(name);
-    rows.push_back({std::string(name), v ? *v : std::string("(unset)"), std::move(recommended), std::move(risk),
-                    status, std::move(why), std::move(source), std::move(rule), origin(name)});
+  // The parameter, value and origin of a row point into the input (EnvRows keeps views).
+  void add(std::string_view name, core::Outcome status, std::string_view rule, std::string_view risk,
+           std::string_view recommended, std::string_view why, std::string_view source) {
+    static const std::string unset = "(unset)";
+    auto it = in.env.find(std::string(name));
+    rows.add(it == in.env.end() ? rows.pooled(name) : &it->first, it == in.env.end() ? &unset : &it->second,
+             in.origin.find(name), status, rule, risk, recommended, why, source);
   }
   bool multi_node() const { return in.cluster && in.cluster->nodes > 1; }
   bool nvlink() const {

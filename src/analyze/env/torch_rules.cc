@@ -126,7 +126,7 @@ void torch_rules(Ctx& c, std::string_view name, const std::string& value, const 
             "unset (OFF) outside debugging runs", t.meaning, src);
   }
   bool has_row = false;
-  for (std::size_t i = start; i < c.rows.size(); ++i) has_row |= c.rows[i].parameter == name;
+  for (std::size_t i = start; i < c.rows.size(); ++i) has_row |= c.rows.parameter(i) == name;
   if (!has_row) c.add(name, kPass, "torch.known", "", "", t.meaning, src);
 }
 

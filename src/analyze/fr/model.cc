@@ -39,17 +39,23 @@ void check_version(FrRankDump& d) {
                          " is not one ncdx knows (2.3-2.10); read best-effort");
 }
 
+std::size_t NewestPerGroup::see(const std::vector<FrEntry>& es, std::size_t i, bool& newest) {
+  const FrEntry& e = es[i];
+  auto [it, fresh] = newest_.try_emplace(e.pg_name.value_or(""), i);
+  newest = fresh || e.record_id.value_or(-1) >= es[it->second].record_id.value_or(-1);
+  if (fresh || !newest) return npos;
+  std::size_t displaced = it->second;
+  it->second = i;
+  return displaced;
+}
+
 // The checks quote the stacks of pending entries and of each group's newest entry only.
 std::vector<bool> frames_to_keep(const FrRankDump& d) {
-  std::map<std::string, std::size_t> newest;  // group → index of its newest entry
-  for (std::size_t i = 0; i < d.entries.size(); ++i) {
-    const FrEntry& e = d.entries[i];
-    std::string g = e.pg_name.value_or("");
-    auto it = newest.find(g);
-    if (it == newest.end() || e.record_id.value_or(-1) >= d.entries[it->second].record_id.value_or(-1)) newest[g] = i;
-  }
+  NewestPerGroup n;
+  bool newest = false;
+  for (std::size_t i = 0; i < d.entries.size(); ++i) n.see(d.entries, i, newest);
   std::vector<bool> keep(d.entries.size(), false);
-  for (const auto& [g, i] : newest) keep[i] = true;
+  for (const auto& [g, i] : n.all()) keep[i] = true;
   return keep;
 }
 

@@ -10,6 +10,7 @@
 // (FrReadLimits::keep_all_frames): the newest entry of each group and every entry not completed.
 #include <algorithm>
 #include <array>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -19,7 +20,20 @@
 
 namespace ncdx::analyze::frmodel {
 
-// Which entries keep their stacks when completed ones drop them (fr/model.cc).
+// Which entries keep their stacks when completed ones drop them (fr/model.cc): the newest entry
+// of each group (highest record_id, the later of equals), found entry by entry so a streamed
+// dump can drop a stack as soon as a newer entry of its group arrives.
+class NewestPerGroup {
+ public:
+  static constexpr std::size_t npos = SIZE_MAX;
+  // Entry i of `es` is seen; returns the entry it displaced as its group's newest (npos: none),
+  // and whether i is now the newest in `newest`.
+  std::size_t see(const std::vector<FrEntry>& es, std::size_t i, bool& newest);
+  const std::map<std::string, std::size_t>& all() const { return newest_; }
+
+ private:
+  std::map<std::string, std::size_t> newest_;  // group → index of its newest entry
+};
 std::vector<bool> frames_to_keep(const FrRankDump& d);
 std::optional<std::vector<int>> parse_ranks_text(std::string_view text);
 void check_version(FrRankDump& d);
@@ -106,22 +120,18 @@ class Builder {
       const V& es = top[kEntries];
       if (!es.is_array()) return core::Status::bad_input(file + ": entries is not a list");
       d_.has_entries = true;
-      d_.entries.reserve(std::min(es.size(), budget_ / kEntryCost));
-      frames_.reserve(std::min(es.size(), budget_ / kEntryCost));
-      bool json_form = d_.format == "json";
-      std::size_t i = 0;
-      es.items([&](const V& e) {
-        if (!f_.spend(kEntryCost)) return false;
-        if (!e.is_object()) f_.warn("entries[" + std::to_string(i) + "] is not a dict; skipped");
-        else parse_entry(e, i, json_form);
-        ++i;
-        return !f_.exhausted();
-      });
+      if (streamed_) {
+        f_.replay_deferred();  // the entries' warnings, where a whole dump gives them
+      } else {
+        d_.entries.reserve(std::min(es.size(), budget_ / kEntryCost));
+        frames_.reserve(std::min(es.size(), budget_ / kEntryCost));
+        es.items([&](const V& e) { return read_entry(e); });
+      }
       // A list of records none of which is a record is not a healthy rank with nothing to say.
-      if (i > 0 && d_.entries.empty() && !f_.exhausted())
-        return core::Status::bad_input(file + ": entries: none of the " + std::to_string(i) +
-                                       " records is a dict (" + std::to_string(i) + " skipped)");
-      build_frames();
+      if (count_ > 0 && d_.entries.empty() && !f_.exhausted())
+        return core::Status::bad_input(file + ": entries: none of the " + std::to_string(count_) +
+                                       " records is a dict (" + std::to_string(count_) + " skipped)");
+      if (!streamed_) build_frames();
     }
     if (f_.exhausted())
       return core::Status::bad_input(file + ": more than " + std::to_string(budget_) +
@@ -129,7 +139,47 @@ class Builder {
     return core::Status::ok();
   }
 
+  // The JSON form read as it is parsed (fr/json_stream.cc): the items of a top-level "entries"
+  // list come one at a time, each view valid only during its call, before the keys that precede
+  // "entries" in the order above are known; build() of the rest of the dump then finishes.
+  // stream_begin() at each top-level "entries" key: the last one wins, as in a JSON object.
+  void stream_begin(std::size_t expect) {
+    d_.entries.clear();
+    d_.entries.reserve(expect);  // pages not written are not resident: a generous guess is free
+    count_ = 0;
+    newest_ = {};
+    f_.drop_deferred();
+    f_.set_deferred(true);
+    streamed_ = true;
+  }
+  bool stream_entry(const V& e) {
+    std::size_t before = d_.entries.size();
+    bool go = read_entry(e);
+    if (d_.entries.size() > before && !keep_all_) {
+      // What build_frames keeps, decided now: a completed entry that is not, or no longer, its
+      // group's newest has its stack dropped.
+      bool newest = false;
+      std::size_t displaced = newest_.see(d_.entries, before, newest);
+      if (displaced != NewestPerGroup::npos) drop_frames(displaced);
+      if (!newest) drop_frames(before);
+    }
+    return go;
+  }
+  void stream_end() { f_.set_deferred(false); }
+
  private:
+  void drop_frames(std::size_t i) {
+    FrEntry& e = d_.entries[i];
+    if (e.completed() && e.frames && !e.frames->empty()) e.frames = std::vector<FrFrame>{};
+  }
+  // One item of the entries list; false to stop (the value budget ran out).
+  bool read_entry(const V& e) {
+    if (!f_.spend(kEntryCost)) return false;
+    if (!e.is_object()) f_.warn("entries[" + std::to_string(count_) + "] is not a dict; skipped");
+    else parse_entry(e, count_, d_.format == "json");
+    ++count_;
+    return !f_.exhausted();
+  }
   template <std::size_t N>
   void read_dict(const V& v, FieldTable<N>& t, V* slots) {
     v.pairs([&](std::string_view k, std::uint32_t id, const V& x) {
@@ -183,8 +233,8 @@ class Builder {
           return true;
         });
       if (n == 2 && parts[0].is_string() && parts[1].is_string()) {
-        x.pg_name = f_.keep_text(parts[0].str(), ctx, "process_group name");
-        x.pg_desc = f_.keep_text(parts[1].str(), ctx, "process_group desc");
+        x.pg_name = texts_(f_.keep_text(parts[0].str(), ctx, "process_group name"));
+        x.pg_desc = texts_(f_.keep_text(parts[1].str(), ctx, "process_group desc"));
       } else {
         f_.warn(ctx.str("process_group is not a (name, desc) pair"));
       }
@@ -192,7 +242,7 @@ class Builder {
     x.collective_seq_id = f_.integer(s[kCollSeq], ctx, "collective_seq_id");
     x.p2p_seq_id = f_.integer(s[kP2pSeq], ctx, "p2p_seq_id");
     x.op_id = f_.integer(s[kOpId], ctx, "op_id");
-    x.profiling_name = f_.text(s[kProfilingName], ctx, "profiling_name");
+    x.profiling_name = texts_(f_.text(s[kProfilingName], ctx, "profiling_name"));
     x.time_created_ns = f_.integer(s[kCreated], ctx, "time_created_ns");
     x.time_discovered_started_ns = f_.integer(s[kStarted], ctx, "time_discovered_started_ns");
     x.time_discovered_completed_ns = f_.integer(s[kCompleted], ctx, "time_discovered_completed_ns");
@@ -201,23 +251,29 @@ class Builder {
       if (x.time_discovered_completed_ns == 0) x.time_discovered_completed_ns.reset();
     }
     x.duration_ms = f_.real(s[kDuration], ctx, "duration_ms");
-    x.input_sizes = f_.shapes(s[kInSizes], ctx, "input_sizes");
-    x.output_sizes = f_.shapes(s[kOutSizes], ctx, "output_sizes");
-    x.input_dtypes = f_.strings(s[kInDtypes], ctx, "input_dtypes");
-    x.output_dtypes = f_.strings(s[kOutDtypes], ctx, "output_dtypes");
-    x.state = f_.text(s[kState], ctx, "state");
+    x.input_sizes = shapes_(f_.shapes(s[kInSizes], ctx, "input_sizes"));
+    x.output_sizes = shapes_(f_.shapes(s[kOutSizes], ctx, "output_sizes"));
+    x.input_dtypes = names_(f_.strings(s[kInDtypes], ctx, "input_dtypes"));
+    x.output_dtypes = names_(f_.strings(s[kOutDtypes], ctx, "output_dtypes"));
+    x.state = texts_(f_.text(s[kState], ctx, "state"));
     if (x.state && *x.state != "scheduled" && *x.state != "started" && *x.state != "completed")
       f_.warn(ctx.str("state '" + *x.state + "' is not scheduled/started/completed"));
     x.timeout_ms = f_.integer(s[kTimeout], ctx, "timeout_ms");
     x.is_p2p = f_.boolean(s[kIsP2p], ctx, "is_p2p");
     x.retired = f_.boolean(s[kRetired], ctx, "retired");
-    x.thread_name = f_.text(s[kThreadName], ctx, "thread_name");
-    x.thread_id = f_.text(s[kThreadId], ctx, "thread_id");
+    x.thread_name = texts_(f_.text(s[kThreadName], ctx, "thread_name"));
+    x.thread_id = texts_(f_.text(s[kThreadId], ctx, "thread_id"));
     if (const V& fr = s[kFrames]; !fr.null()) {
       if (fr.is_array()) {
         check_frames(fr, ctx);
-        x.frames = std::vector<FrFrame>{};  // filled by build_frames
-        frames_.emplace_back(d_.entries.size() - 1, fr);
+        x.frames = std::vector<FrFrame>{};  // filled by build_frames (streamed: now, quietly)
+        if (streamed_) {
+          f_.set_quiet(true);
+          build_frames_of(x, fr);
+          f_.set_quiet(false);
+        } else {
+          frames_.emplace_back(d_.entries.size() - 1, fr);
+        }
       } else {
         f_.warn(ctx.str("frames is not a list"));
       }
@@ -253,15 +309,20 @@ class Builder {
     for (auto& [i, fr] : frames_) {
       FrEntry& e = d_.entries[i];
       if (!keep_all_ && e.completed() && !keep[i]) continue;  // stays an empty list
-      if (!f_.spend(fr.size())) break;
-      e.frames->reserve(fr.size());
-      const Ctx ctx{};
-      fr.items([&](const V& one) {
-        if (one.is_object()) read_frame(one, ctx, &e.frames->emplace_back());
-        return !f_.exhausted();
-      });
+      if (!build_frames_of(e, fr)) break;
     }
     f_.set_quiet(false);
+  }
+  // False when the budget ran out.
+  bool build_frames_of(FrEntry& e, const V& fr) {
+    if (!f_.spend(fr.size())) return false;
+    e.frames->reserve(fr.size());
+    const Ctx ctx{};
+    fr.items([&](const V& one) {
+      if (one.is_object()) read_frame(one, ctx, &e.frames->emplace_back());
+      return !f_.exhausted();
+    });
+    return true;
   }
 
   // An entry is charged like the ~32 JSON values its model takes in memory (an FrEntry is ~600
@@ -274,6 +335,12 @@ class Builder {
   std::size_t budget_;
   std::vector<bool> frame_ok_;  // by pickle value index: frame dicts that read without a warning
   std::vector<std::pair<std::size_t, V>> frames_;  // entry position → its frames list
+  core::Interner<std::string> texts_;  // one copy of each distinct text, shape, dtype list
+  core::Interner<std::vector<std::vector<long long>>> shapes_;
+  core::Interner<std::vector<std::string>> names_;
+  std::size_t count_ = 0;                          // items of the entries list read
+  bool streamed_ = false;
+  NewestPerGroup newest_;
   FieldTable<5> top_keys_{{"version", "comm_lib_version", "pg_config", "pg_status", "entries"}};
   FieldTable<3> cfg_keys_{{"name", "desc", "ranks"}};
   FieldTable<3> status_keys_{{"last_enqueued_collective", "last_started_collective", "last_completed_collective"}};

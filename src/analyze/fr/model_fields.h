@@ -65,11 +65,25 @@ class Fields {
   explicit Fields(FrRankDump& d) : d_(d) {}
   void warn(const std::string& w) {
     if (quiet_) return;
+    if (defer_) {  // as many as the cap can show, and one more to know it was passed
+      if (deferred_.size() <= kMaxWarnings) deferred_.push_back(w);
+      return;
+    }
     if (++count_ <= kMaxWarnings) d_.warnings.push_back(d_.file + ": " + w);
     else if (count_ == kMaxWarnings + 1) d_.warnings.push_back(d_.file + ": more field warnings omitted");
   }
   // Second reads of a value already checked (stack frames kept after the first pass) stay silent.
   void set_quiet(bool q) { quiet_ = q; }
+  // A streamed dump's entries are read before the keys that come first in the order warnings
+  // are given in (fr/model_build.h); their warnings wait until replay_deferred().
+  void set_deferred(bool d) { defer_ = d; }
+  void drop_deferred() { deferred_.clear(); }
+  void replay_deferred() {
+    defer_ = false;
+    std::vector<std::string> w = std::move(deferred_);
+    deferred_.clear();
+    for (const auto& x : w) warn(x);
+  }
   // A pickle can reference one big container from every entry; every item read is paid from a
   // budget (PickleLimits::max_output), so shared references cannot make the model unbounded.
   void set_budget(std::size_t b) { budget_ = b; }
@@ -181,6 +195,8 @@ class Fields {
   FrRankDump& d_;
   std::size_t count_ = 0;
   bool quiet_ = false;
+  bool defer_ = false;
+  std::vector<std::string> deferred_;
   std::size_t budget_ = SIZE_MAX;
   bool exhausted_ = false;
 };

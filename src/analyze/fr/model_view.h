@@ -96,7 +96,8 @@ class PickleView {
       default: return "array";
     }
   }
-  std::uint32_t id() const { return id_; }
+  // kNoId while the document is read in pieces (its indices are reused, PickleDoc::ids_stable).
+  std::uint32_t id() const { return d_->ids_stable() ? id_ : kNoId; }
   std::size_t size() const { return d_->is_container(id_) ? d_->size(id_) : 0; }
   template <class F>
   bool items(F&& f) const {
@@ -114,7 +115,7 @@ class PickleView {
       }
       std::uint32_t k = key;
       key = PickleDoc::npos;
-      if (d_->kind(k) == Kind::str) return f(d_->text(k), k, PickleView(d_, item));
+      if (d_->kind(k) == Kind::str) return f(d_->text(k), d_->ids_stable() ? k : kNoId, PickleView(d_, item));
       pickle_key_text(*d_, k, scratch);
       return f(std::string_view(scratch), kNoId, PickleView(d_, item));
     });

@@ -408,6 +408,17 @@ void PickleDoc::reset() {
   chunk_ = 0;
   chunk_used_ = chunks_.empty() ? kChunk : 0;
   root_ = npos;
+  ids_stable_ = true;
+}
+
+void PickleDoc::rollback(const Mark& m) {
+  values_.resize(m.values);
+  containers_.resize(m.containers);
+  segments_.resize(m.segments);
+  items_.resize(m.items);
+  big_.resize(m.big);
+  chunk_ = m.chunk;
+  chunk_used_ = m.chunk_used;
 }
 
 void PickleDoc::append(std::uint32_t id, const std::uint32_t* first, const std::uint32_t* last) {

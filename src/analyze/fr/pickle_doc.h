@@ -70,6 +70,9 @@ class PickleDoc {
     return is_container(id) ? containers_[values_[id].n].offset : 0;
   }
   std::size_t value_count() const { return values_.size(); }
+  // False while a document is read in pieces (fr/json_stream.cc): each entry's values are dropped
+  // once it is read and their indices reused, so an index names a value only for the moment.
+  bool ids_stable() const { return ids_stable_; }
   // Calls f(item_id) for each item in order; f returns false to stop. Returns false if stopped.
   template <class F>
   bool for_each(std::uint32_t id, F&& f) const {
@@ -83,7 +86,15 @@ class PickleDoc {
 
  private:
   friend class PickleDecoder;
-  friend class JsonDocBuilder;
+  friend class JsonDumpReader;
+  // Everything added after mark() is dropped by rollback() (buffers kept for what comes next).
+  struct Mark {
+    std::size_t values, containers, segments, items, big, chunk, chunk_used;
+  };
+  Mark mark() const {
+    return {values_.size(), containers_.size(), segments_.size(), items_.size(), big_.size(), chunk_, chunk_used_};
+  }
+  void rollback(const Mark& m);
   // Empties the document, keeping its buffers for the next one.
   void reset();
   std::uint32_t add(Kind k) {
@@ -112,6 +123,7 @@ class PickleDoc {
   std::size_t chunk_ = 0, chunk_used_ = kChunk;
   std::vector<std::unique_ptr<char[]>> big_;  // strings larger than a quarter chunk
   std::uint32_t root_ = npos;
+  bool ids_stable_ = true;
 };
 
 // `data` must outlive the returned document. `source` names the input in error messages
@@ -122,12 +134,6 @@ core::Result<PickleDoc> decode_pickle(std::string_view data, std::string_view so
 // on failure the document is empty.
 core::Status decode_pickle_into(PickleDoc& doc, std::string_view data, std::string_view source,
                                 const PickleLimits& limits = {});
-
-// A JSON text (the dump_json form) into the same kind of document, so one model builder reads
-// both forms without a JSON tree in between: objects become dicts, arrays lists, strings are
-// copied (unescaped) into the document. A malformed text is bad input naming the byte, worded as
-// core::parse_json words it.
-core::Status decode_json_into(PickleDoc& doc, std::string_view text, std::string_view source);
 
 // True when the bytes look like a pickle (PROTO 2-5, or a protocol 0/1 opening opcode that a
 // data dump can start with). Used to sniff dump files by content.

@@ -9,6 +9,7 @@
 #include <map>
 #include <system_error>
 
+#include "analyze/fr/json_stream.h"
 #include "analyze/fr/pickle.h"
 #include "analyze/fr/pickle_ops.h"
 #include "core/json.h"
@@ -24,27 +25,6 @@ std::string hex_byte(unsigned char c) {
   return std::string("0x") + d[c >> 4] + d[c & 15];
 }
 
-// nlohmann parses iteratively but very deep documents are still costly to build and destroy;
-// no FR dump nests deeper than a handful of levels.
-bool json_depth_ok(std::string_view t, std::size_t max_depth) {
-  std::size_t depth = 0;
-  bool in_str = false, esc = false;
-  for (char c : t) {
-    if (in_str) {
-      if (esc) esc = false;
-      else if (c == '\\') esc = true;
-      else if (c == '"') in_str = false;
-    } else if (c == '"') {
-      in_str = true;
-    } else if (c == '{' || c == '[') {
-      if (++depth > max_depth) return false;
-    } else if ((c == '}' || c == ']') && depth > 0) {
-      --depth;
-    }
-  }
-  return true;
-}
-
 std::string_view skip_space(std::string_view s) {
   if (s.substr(0, 3) == "\xEF\xBB\xBF") s.remove_prefix(3);
   while (!s.empty() && (s[0] == ' ' || s[0] == '\n' || s[0] == '\r' || s[0] == '\t')) s.remove_prefix(1);
@@ -53,21 +33,29 @@ std::string_view skip_space(std::string_view s) {
 
 bool looks_like_json_dump(std::string_view s) { return !skip_space(s).empty() && skip_space(s)[0] == '{'; }
 
-// Into `data`, whose capacity is reused from file to file.
-Status read_file_into(const std::string& path, std::size_t max_bytes, std::size_t prefix, std::string& data) {
+// A regular file within the size limit (a FIFO — TORCH_NCCL_DEBUG_INFO_PIPE_FILE makes
+// <stem><rank>.pipe — would block a read forever); its size, when known.
+core::Result<std::optional<std::size_t>> check_file(const std::string& path, std::size_t max_bytes) {
   std::error_code ec;
   auto st = fs::status(path, ec);
   if (ec || !fs::exists(st)) return Status::not_found(path + ": no such file");
-  // A FIFO (TORCH_NCCL_DEBUG_INFO_PIPE_FILE makes <stem><rank>.pipe) would block a read forever.
   if (!fs::is_regular_file(st)) return Status::bad_input(path + ": not a regular file");
   auto size = fs::file_size(path, ec);
-  if (!ec && size > max_bytes)
+  if (ec) return std::optional<std::size_t>();
+  if (size > max_bytes)
     return Status::bad_input(path + ": " + std::to_string(size) + " bytes exceeds the dump size limit of " +
                              std::to_string(max_bytes));
+  return std::optional<std::size_t>(static_cast<std::size_t>(size));
+}
+
+// Into `data`, whose capacity is reused from file to file.
+Status read_file_into(const std::string& path, std::size_t max_bytes, std::size_t prefix, std::string& data) {
+  auto size = check_file(path, max_bytes);
+  if (!size) return size.status();
   std::ifstream in(path, std::ios::binary);
   if (!in) return Status::not_found(path + ": cannot open");
   std::size_t want = prefix ? prefix : max_bytes + 1;
-  data.resize(std::min<std::size_t>(want, ec ? want : static_cast<std::size_t>(size)));
+  data.resize(std::min<std::size_t>(want, size->value_or(want)));
   in.read(data.data(), static_cast<std::streamsize>(data.size()));
   data.resize(static_cast<std::size_t>(in.gcount()));
   if (in.bad()) return Status::bad_input(path + ": read error");
@@ -91,10 +79,7 @@ enum class Form { json, pickle };
 // Pickle or JSON by content; any opcode goes to the unpickler, so a code-carrying pickle is
 // refused by name and offset.
 core::Result<Form> sniff(std::string_view bytes, const std::string& file) {
-  if (looks_like_json_dump(bytes)) {
-    if (!json_depth_ok(bytes, 256)) return Status::bad_input(file + ": JSON nested deeper than 256 levels");
-    return Form::json;
-  }
+  if (looks_like_json_dump(bytes)) return Form::json;  // its depth is checked as it is parsed
   if (looks_like_pickle(bytes) || (!bytes.empty() && pickle_ops::op_info(static_cast<unsigned char>(bytes[0])).name))
     return Form::pickle;
   if (bytes.empty()) return Status::bad_input(file + ": empty file, expected a Flight Recorder dump");
@@ -158,10 +143,7 @@ core::Result<FrRankDump> parse_bytes(std::string_view bytes, const std::string& 
   auto form = sniff(bytes, file);
   if (!form) return form.status();
   // Either form straight into the model: no JSON tree in between.
-  if (*form == Form::json) {
-    if (Status st = decode_json_into(scratch, bytes, file); !st) return st;
-    return parse_fr_doc(scratch, file, rank, "json", keep_all_frames, SIZE_MAX);  // no shared references
-  }
+  if (*form == Form::json) return read_json_dump(bytes, file, rank, keep_all_frames, scratch);
   PickleLimits limits;
   if (Status st = decode_pickle_into(scratch, bytes, file, limits); !st) return st;
   return parse_fr_doc(scratch, file, rank, "pickle", keep_all_frames, limits.max_output);
@@ -231,9 +213,14 @@ core::Result<FrDump> read_fr_path(const std::string& path, const FrReadLimits& l
   std::string bytes;
   PickleDoc doc;
   for (const auto& c : files) {
-    Status read = read_file_into(c.path, limits.max_file_bytes, 0, bytes);
-    core::Result<FrRankDump> d = read ? parse_bytes(bytes, c.path, c.rank, limits.keep_all_frames, doc)
-                                      : core::Result<FrRankDump>(read);
+    // The JSON form is parsed from the file as it is read (fr/json_stream.h); a pickle is read whole.
+    Status read = read_file_into(c.path, limits.max_file_bytes, 64, bytes);
+    const bool json = read && looks_like_json_dump(bytes);
+    if (read && !json) read = read_file_into(c.path, limits.max_file_bytes, 0, bytes);
+    core::Result<FrRankDump> d =
+        !read  ? core::Result<FrRankDump>(read)
+        : json ? read_json_dump_file(c.path, limits.max_file_bytes, c.rank, limits.keep_all_frames, doc)
+               : parse_bytes(bytes, c.path, c.rank, limits.keep_all_frames, doc);
     if (!d) {
       if (!limits.skip_bad_files || files.size() == 1) return d.status();
       out.warnings.push_back("skipped " + d.status().message());

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/result.h"
+#include "core/shared_opt.h"
 
 namespace ncdx::analyze {
 
@@ -26,19 +27,25 @@ struct FrFrame {
   std::optional<long long> line;
 };
 
+// Texts, shapes and dtype lists repeat across entries: each distinct one is kept once per dump
+// and shared (core/shared_opt.h; an FrEntry is 368 bytes, was 576 plus ~190 on the heap).
+using FrText = core::SharedOpt<std::string>;
+using FrShapes = core::SharedOpt<std::vector<std::vector<long long>>>;
+using FrNames = core::SharedOpt<std::vector<std::string>>;
+
 struct FrEntry {
   std::size_t index = 0;  // position in the dump's entries list
   std::optional<long long> record_id, pg_id, collective_seq_id, p2p_seq_id, op_id;
-  std::optional<std::string> pg_name, pg_desc;  // process_group tuple
-  std::optional<std::string> profiling_name;    // "nccl:all_reduce", "nccl:send 1->2"
+  FrText pg_name, pg_desc;  // process_group tuple
+  FrText profiling_name;    // "nccl:all_reduce", "nccl:send 1->2"
   std::optional<long long> time_created_ns, time_discovered_started_ns, time_discovered_completed_ns;
   std::optional<double> duration_ms;
-  std::optional<std::vector<std::vector<long long>>> input_sizes, output_sizes;
-  std::optional<std::vector<std::string>> input_dtypes, output_dtypes;
-  std::optional<std::string> state;  // scheduled | started | completed
+  FrShapes input_sizes, output_sizes;
+  FrNames input_dtypes, output_dtypes;
+  FrText state;  // scheduled | started | completed
   std::optional<long long> timeout_ms;
   std::optional<bool> is_p2p, retired;
-  std::optional<std::string> thread_name, thread_id;
+  FrText thread_name, thread_id;
   std::optional<std::vector<FrFrame>> frames;  // absent when stack traces were not dumped
 
   // "all_reduce" from "nccl:all_reduce", "send" from "nccl:send 1->2"; empty when unknown.
@@ -96,7 +103,7 @@ core::Result<nlohmann::json> read_fr_raw(const std::string& file, const FrReadLi
 // stacks of completed entries as FrReadLimits::keep_all_frames describes.
 core::Result<FrRankDump> parse_fr_dump(const nlohmann::json& raw, const std::string& file, std::optional<int> rank,
                                        std::string format, bool keep_all_frames = true);
-// A decoded pickle or JSON text (fr/pickle_doc.h: decode_pickle, decode_json_into) → model, the
+// A decoded pickle (fr/pickle_doc.h: decode_pickle; JSON is streamed, fr/json_stream.h) → model, the
 // same rules without a JSON tree in between; `format` is "pickle" or "json". Reading visits at
 // most max_output values (PickleLimits) however a pickle shares references.
 class PickleDoc;

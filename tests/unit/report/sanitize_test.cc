@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <sstream>
+
 using ncdx::report::sanitize;
 using ncdx::report::sanitize_text;
 
@@ -35,4 +37,20 @@ TEST(Sanitize, WholeTexts) {
   auto t = sanitize_text("a\n" + longline + "\nb\n");
   EXPECT_LT(t.size(), 17000u);
   EXPECT_TRUE(t.ends_with("\nb\n"));
+}
+
+TEST(Sanitize, StreamWritesTheBytesOfTheWholeText) {
+  // Lines past the 64 KiB drain point, escapes and colour, an unterminated last line.
+  std::string text;
+  for (int i = 0; i < 3000; ++i)
+    text += "row " + std::to_string(i) + " \x1b[31mred\x1b[0m \x1b]0;t\x07" + std::string(i % 97, 'v') + "\n";
+  text += std::string(20000, 'w') + "\nlast, no newline";
+  for (bool color : {false, true}) {
+    std::ostringstream got;
+    {
+      ncdx::report::SanitizedOut out(got, color);
+      for (std::size_t i = 0; i < text.size(); i += 777) out << text.substr(i, 777);
+    }
+    EXPECT_EQ(got.str(), sanitize_text(text, color));
+  }
 }

@@ -72,7 +72,7 @@ TEST(EnvFile, PrecedenceEnvThenUserThenSystem) {
   auto e = analyze::effective_env(env, fs, "/home/u", core::V("2.21.5"));
   EXPECT_EQ(e.env["NCCL_DEBUG"], "WARN");
   EXPECT_EQ(e.env["NCCL_IB_HCA"], "mlx5_1");
-  EXPECT_EQ(e.origin["NCCL_IB_HCA"], "/home/u/.nccl.conf:1");
+  EXPECT_EQ(e.origin.get("NCCL_IB_HCA"), "/home/u/.nccl.conf:1");
   EXPECT_EQ(e.env["NCCL_P2P_LEVEL"], "NVL");
   EXPECT_EQ(e.shadowed.size(), 2u);
   // NCCL_CONF_FILE replaces ~/.nccl.conf from 2.23.4 on, and is ignored before.

@@ -179,8 +179,11 @@ TEST(FrAnalyze, HugeShapesDoNotOverflow) {
   ASSERT_TRUE(d);
   for (auto& r : d->ranks)
     for (auto& e : r.entries)
-      if (e.input_sizes && !e.input_sizes->empty())
-        (*e.input_sizes)[0] = {7935448950854656LL, 19789, r.rank.value_or(0) == 1 ? 3 : 2};
+      if (e.input_sizes && !e.input_sizes->empty()) {
+        auto sizes = *e.input_sizes;  // shared between entries (core::SharedOpt): changed as a copy
+        sizes[0] = {7935448950854656LL, 19789, r.rank.value_or(0) == 1 ? 3 : 2};
+        e.input_sizes = std::move(sizes);
+      }
   FrAnalysis a = analyze_fr(*d);
   EXPECT_NE(find(a, "fr.size-mismatch"), nullptr);
 }

@@ -1,4 +1,4 @@
-// The fast paths (decode_pickle / decode_json_into → parse_fr_doc, no JSON tree in between)
+// The fast paths (decode_pickle → parse_fr_doc, read_json_dump, no JSON tree in between)
 // against the tree route (unpickle or core::parse_json → parse_fr_dump) on every fixture, stacks
 // kept or dropped; the bounds on shared references; and reuse of one document across dumps.
 #include <gtest/gtest.h>
