@@ -6,6 +6,7 @@
 #include "analyze/doctor/facts.h"
 #include "cluster/mpi/comm.h"
 #include "core/json.h"
+#include "knowledge/doctor_fixes.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -32,11 +33,7 @@ core::Finding outlier_finding(const NetOutlier& o) {
   f.title = o.kind + " " + who;
   f.summary = o.evidence;
   f.culprit.hosts = o.hosts;
-  const char* fix = o.kind == "unreachable"   ? "check the link, firewall (nft list ruleset) and NCCL_SOCKET_IFNAME on the node"
-                    : o.kind == "lossy-node"  ? "check the NIC/cable/switch port of the node (ethtool -S, ip -s link): drops"
-                    : o.kind == "slow-node"   ? "drain the node; check CPU throttling, NIC speed (ethtool) and cabling"
-                                              : "check the cable/switch ports between the two nodes";
-  f.fixes.push_back({fix, {}, {}, {}, {}});
+  f.fixes.push_back({knowledge::doctor_fix("cluster.network." + o.kind), {}, {}, {}, {}});
   return f;
 }
 

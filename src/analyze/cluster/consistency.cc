@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/strings.h"
+#include "knowledge/doctor_fixes.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -101,25 +102,20 @@ std::string short_host(const std::string& host) { return host.substr(0, host.fin
 
 const std::vector<ConsistencyRule>& consistency_rules() {
   static const std::vector<ConsistencyRule> rules = {
-      {"versions.nccl", "NCCL library versions", core::Outcome::fail, nccl_version,
-       "install the same NCCL everywhere (a mixed job fails in bootstrap or hangs)"},
-      {"versions.cuda_runtime", "CUDA runtime version", core::Outcome::fail, cuda_runtime,
-       "use one container image / CUDA toolkit on every node"},
-      {"versions.cuda_driver", "CUDA driver API version", core::Outcome::warn, cuda_driver,
-       "upgrade the lagging nodes' driver"},
-      {"versions.driver", "NVIDIA driver version", core::Outcome::warn, driver, "upgrade the lagging nodes' driver"},
-      {"versions.torch", "PyTorch version", core::Outcome::fail, torch, "install one torch build on every node"},
-      {"gpu.count", "GPU count", core::Outcome::fail, gpus, "drain the node, check nvidia-smi and dmesg for fallen-off GPUs"},
-      {"gpu.model", "GPU model", core::Outcome::warn, gpu_model, "schedule jobs on one GPU model"},
-      {"nic.count", "NIC and RDMA device count", core::Outcome::fail, nic_count, "check the missing NIC (lspci, ibstat)"},
-      {"nic.rate", "RDMA port rate and link layer", core::Outcome::fail, nic_rate,
-       "a downtrained port: reseat the cable/transceiver, check ibstat"},
-      {"net.mtu", "MTU of the interfaces NCCL would use", core::Outcome::fail, nccl_mtu,
-       "set one MTU on every node's NCCL interface (ip link set dev IF mtu N)"},
-      {"os.shm", "/dev/shm size", core::Outcome::warn, shm, "give every container the same --shm-size"},
-      {"os.memlock", "memlock limit (soft)", core::Outcome::warn, memlock, "ulimit -l unlimited on every node"},
-      {"os.kernel", "kernel release", core::Outcome::warn, kernel, "reimage the odd node"},
-      {"os.container", "container runtime", core::Outcome::warn, container, "run every rank in the same image"},
+      {"versions.nccl", "NCCL library versions", core::Outcome::fail, nccl_version},
+      {"versions.cuda_runtime", "CUDA runtime version", core::Outcome::fail, cuda_runtime},
+      {"versions.cuda_driver", "CUDA driver API version", core::Outcome::warn, cuda_driver},
+      {"versions.driver", "NVIDIA driver version", core::Outcome::warn, driver},
+      {"versions.torch", "PyTorch version", core::Outcome::fail, torch},
+      {"gpu.count", "GPU count", core::Outcome::fail, gpus},
+      {"gpu.model", "GPU model", core::Outcome::warn, gpu_model},
+      {"nic.count", "NIC and RDMA device count", core::Outcome::fail, nic_count},
+      {"nic.rate", "RDMA port rate and link layer", core::Outcome::fail, nic_rate},
+      {"net.mtu", "MTU of the interfaces NCCL would use", core::Outcome::fail, nccl_mtu},
+      {"os.shm", "/dev/shm size", core::Outcome::warn, shm},
+      {"os.memlock", "memlock limit (soft)", core::Outcome::warn, memlock},
+      {"os.kernel", "kernel release", core::Outcome::warn, kernel},
+      {"os.container", "container runtime", core::Outcome::warn, container},
   };
   return rules;
 }
@@ -180,7 +176,8 @@ std::vector<ConsistencyResult> check_consistency(const std::vector<NodeSnapshot>
   for (const auto& rule : consistency_rules()) {
     std::vector<std::optional<std::string>> v;
     for (const auto& n : nodes) v.push_back(rule.value(n));
-    out.push_back(judge_values(rule.id, rule.title, rule.on_deviation, hosts, v, rule.fix));
+    out.push_back(judge_values(rule.id, rule.title, rule.on_deviation, hosts, v,
+                               knowledge::doctor_fix(std::string("cluster.") + rule.id)));
   }
   // NCCL_* settings: one comparison per variable any node sets (an unset variable is a value).
   std::set<std::string> keys;
@@ -194,7 +191,7 @@ std::vector<ConsistencyResult> check_consistency(const std::vector<NodeSnapshot>
       v.push_back(it == n.inventory.env.end() ? std::string("(unset)") : it->second);
     }
     out.push_back(judge_values("env." + k, k + " across nodes", core::Outcome::fail, hosts, v,
-                               "export the same " + k + " on every rank (launcher env, not a node's profile)"));
+                               knowledge::doctor_fix("cluster.env", {{"name", k}})));
   }
   // Hostnames: the short names must be unique (NCCL, torch.distributed and Slurm key on them).
   {
@@ -216,7 +213,7 @@ std::vector<ConsistencyResult> check_consistency(const std::vector<NodeSnapshot>
       r.evidence = std::to_string(hosts.size()) + " distinct short names";
     } else {
       r.status = core::Outcome::fail;
-      r.fix = "give every node a unique short hostname (ranks on colliding names are treated as one host)";
+      r.fix = knowledge::doctor_fix("cluster." + r.id);
     }
     out.push_back(std::move(r));
   }
@@ -252,7 +249,7 @@ std::vector<ConsistencyResult> check_consistency(const std::vector<NodeSnapshot>
       } else {
         r.status = core::Outcome::warn;
         r.evidence = "off the median clock: " + r.evidence;
-        r.fix = "run chrony/ntpd on every node (log times across ranks cannot be correlated otherwise)";
+        r.fix = knowledge::doctor_fix("cluster." + r.id);
       }
     }
     out.push_back(std::move(r));

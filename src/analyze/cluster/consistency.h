@@ -41,8 +41,7 @@ struct ConsistencyRule {
   const char* title;
   core::Outcome on_deviation;  // warn or fail
   std::optional<std::string> (*value)(const NodeSnapshot&);
-  const char* fix;
-};
+};  // its fix: knowledge::doctor_fix("cluster." + id) (data/doctor_fixes.yaml)
 
 const std::vector<ConsistencyRule>& consistency_rules();
 

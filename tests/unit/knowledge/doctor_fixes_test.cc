@@ -1,6 +1,7 @@
 // The doctor fix table (knowledge/data/doctor_fixes.yaml): it loads, every id a check names is a
 // row (a typo would throw only when that check fails on a machine), and every row is named by a
 // check (a stale row would be linted and documented for nothing).
+#include "analyze/cluster/consistency.h"
 #include "knowledge/doctor_fixes.h"
 
 #include <gtest/gtest.h>
@@ -39,6 +40,22 @@ TEST(DoctorFixes, EveryNamedIdIsARowAndEveryRowIsNamed) {
     for (std::sregex_iterator it(s.begin(), s.end(), call), end; it != end; ++it)
       for (int g : {1, 2})
         if ((*it)[g].matched) named.insert((*it)[g]);
+  }
+  // doctor --cluster: the consistency rules name theirs by id ("cluster." + id), the other checks and
+  // the network outliers by the id or kind they set (src/analyze/cluster: r.id = "…", {"kind", …}).
+  for (const auto& rule : analyze::consistency_rules()) named.insert(std::string("cluster.") + rule.id);
+  static const std::regex cluster_id(R"re(doctor_fix\("(cluster\.[^"]+)"|r\.id = "([^"]+)"|push_back\(\{(?:mi == 2 \? )?"([a-z-]+)"(?: : "([a-z-]+)")?)re");
+  for (const char* file : {"consistency.cc", "isolation.cc"}) {
+    std::ifstream f(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze" / "cluster" / file);
+    std::stringstream text;
+    text << f.rdbuf();
+    const std::string s = text.str();
+    for (std::sregex_iterator it(s.begin(), s.end(), cluster_id), end; it != end; ++it) {
+      if ((*it)[1].matched) named.insert((*it)[1]);
+      if ((*it)[2].matched) named.insert("cluster." + std::string((*it)[2]));
+      for (int g : {3, 4})
+        if ((*it)[g].matched) named.insert("cluster.network." + std::string((*it)[g]));
+    }
   }
   std::set<std::string> rows;
   for (const auto& r : knowledge::doctor_fix_table()) rows.insert(r.id);
