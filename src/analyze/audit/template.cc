@@ -173,6 +173,20 @@ core::Result<VerlTemplate> make_template(const TemplateInput& in) {
     add(std::string("actor_rollout_ref.actor.fsdp_config.optimizer_offload=") + (offload ? "True" : "False"), "");
     add("actor_rollout_ref.ref.fsdp_config.param_offload=True", "the reference model only runs forward passes");
   }
+  // The layouts of verl's own tuning examples (verl v0.7.0 examples/tuning/{0.5b..70b}/*.sh, 12
+  // scripts): every one recomputes activations, every FSDP one drops padding tokens, and the 70B and
+  // the 32B Megatron ones pack micro batches by tokens (24000 per GPU) instead of by samples.
+  add("actor_rollout_ref.model.enable_gradient_checkpointing=True",
+      "recompute activations in the backward pass (every examples/tuning script of verl sets it)");
+  if (t.strategy != "megatron")
+    add("actor_rollout_ref.model.use_remove_padding=True",
+        "pack sequences without padding tokens (every FSDP examples/tuning script of verl sets it)");
+  if (params >= 60e9 || (t.strategy == "megatron" && params >= 30e9)) {
+    add("actor_rollout_ref.actor.use_dynamic_bsz=True",
+        "micro batches packed by tokens, as verl's 70B and 32B-Megatron tuning examples; the per-GPU micro batch sizes are then unused");
+    add("actor_rollout_ref.actor.ppo_max_token_len_per_gpu=24000",
+        "tokens per GPU per micro batch (the tuning examples' value; >= max prompt + response length)");
+  }
 
   // verl's validate_config raises ValueError when neither log_prob_micro_batch_size nor its _per_gpu
   // form is set for the rollout and the reference (verl 0.7.1 verl/utils/config.py:141; verl 0.9.1

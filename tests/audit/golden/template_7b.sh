@@ -23,6 +23,8 @@ export TORCH_NCCL_DUMP_ON_TIMEOUT=1  # write one Flight Recorder dump per rank w
 #   actor_rollout_ref.actor.ppo_micro_batch_size_per_gpu: divides the per-GPU mini batch (10 samples)
 #   actor_rollout_ref.actor.fsdp_config.param_offload: training state 15 GB per GPU fully sharded: fits
 #   actor_rollout_ref.ref.fsdp_config.param_offload: the reference model only runs forward passes
+#   actor_rollout_ref.model.enable_gradient_checkpointing: recompute activations in the backward pass (every examples/tuning script of verl sets it)
+#   actor_rollout_ref.model.use_remove_padding: pack sequences without padding tokens (every FSDP examples/tuning script of verl sets it)
 #   actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu: required by verl's validate_config (verl/utils/config.py): forward-only log-prob micro batch
 #   actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu: the same for the reference model
 #   actor_rollout_ref.nccl_timeout: size tier (playbook defaults; upstream uses 1200-14400 s); a longer timeout does not fix a hang - find the stuck rank
@@ -43,6 +45,8 @@ python3 -m verl.trainer.main_ppo \
     actor_rollout_ref.actor.fsdp_config.param_offload=False \
     actor_rollout_ref.actor.fsdp_config.optimizer_offload=False \
     actor_rollout_ref.ref.fsdp_config.param_offload=True \
+    actor_rollout_ref.model.enable_gradient_checkpointing=True \
+    actor_rollout_ref.model.use_remove_padding=True \
     actor_rollout_ref.rollout.log_prob_micro_batch_size_per_gpu=4 \
     actor_rollout_ref.ref.log_prob_micro_batch_size_per_gpu=4 \
     actor_rollout_ref.nccl_timeout=1500 \
