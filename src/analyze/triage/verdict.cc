@@ -225,7 +225,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
-  if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
+  if (auto fb = silent_single_node_exit(all, scan, sigs)) all.push_back(std::move(*fb));
   // Never `none` on a log that holds an error: the strongest unexplained error line, inferred.
   if (std::none_of(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; }))
     if (auto fb = inferred_from_error_lines(scan)) all.push_back(std::move(*fb));
@@ -285,7 +285,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
     std::set<int> exited;
     for (const auto& f : all)
-      if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")
+      if (const auto* s = sigs.find(f.finding.id); s && s->exit_report == knowledge::ExitReport::rank)
         for (int r : f.finding.culprit.ranks) {
           auto it = out.ranks.find(r);
           if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
