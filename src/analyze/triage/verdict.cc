@@ -9,6 +9,7 @@
 #include "core/semver.h"
 #include "core/strings.h"
 #include "knowledge/error_tokens.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -241,13 +242,11 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
                                     [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
   std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
   if (all.empty() || all.front().finding.severity < core::Severity::warn) {
-    out.verdict.id = "triage.none";
-    out.verdict.klass = "none";
-    out.verdict.severity = core::Severity::info;
-    out.verdict.title = "No failure found";
-    out.verdict.summary = "Read " + std::to_string(scan.input.lines) + " lines from " +
-                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure" +
-                          (all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below).");
+    out.verdict = knowledge::make_finding(
+        "triage.none", {{"lines", std::to_string(scan.input.lines)},
+                        {"inputs", std::to_string(scan.input.files.size())},
+                        {"observations", all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below)."}});
+    // Nothing read, nothing to be sure of.
     out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
     for (auto& f : all) out.findings.push_back(std::move(f.finding));
     return out;
