@@ -2,6 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <set>
 #include <stdexcept>
 
@@ -17,6 +18,14 @@ core::Status at(std::string_view source, const YAML::Node& n, const std::string&
 std::optional<std::string> opt_string(const YAML::Node& n, const char* key) {
   if (!n[key]) return std::nullopt;
   return n[key].as<std::string>();
+}
+
+// A number in [lo, hi] or an error naming the row's line.
+core::Result<double> number(std::string_view source, const YAML::Node& n, const std::string& what, int lo, int hi) {
+  double v = 0;
+  if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !(v >= lo && v <= hi))
+    return at(source, n, what + " must be a number from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return v;
 }
 
 const EmbeddedTable<FindingDef>& loaded() {
@@ -51,8 +60,21 @@ core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text,
         for (const auto& x : n["fixes"]) {
           if (!x.IsMap() || !x["action"]) return at(source, x, d.id + ": a fix needs an action");
           d.fixes.push_back({x["action"].as<std::string>(), opt_string(x, "env"), opt_string(x, "command"),
-                             opt_string(x, "applies"), opt_string(x, "doc")});
+                             opt_string(x, "applies"), opt_string(x, "doc"), opt_string(x, "when").value_or("")});
+          const auto& w = d.fixes.back().when;
+          if (!w.empty() && std::find(d.vars.begin(), d.vars.end(), w) == d.vars.end())
+            return at(source, x, d.id + ": fix 'when: " + w + "' is not one of its vars (add it to vars)");
         }
+      if (n["confidence"]) {
+        auto c = number(source, n["confidence"], d.id + ": confidence", 0, 1);
+        if (!c) return c.status();
+        d.confidence = *c;
+      }
+      if (n["score"]) {
+        auto sc = number(source, n["score"], d.id + ": score", 0, 1000);
+        if (!sc) return sc.status();
+        d.score = *sc;
+      }
       std::vector<std::string_view> texts = {d.title, d.summary};
       for (const auto& f : d.fixes) {
         texts.push_back(f.action);
@@ -116,12 +138,21 @@ core::Finding make_finding(std::string_view id, const FindingVars& vars) {
   f.severity = d->severity;
   f.title = fill_template(d->title, vars);
   f.summary = fill_template(d->summary, vars);
+  if (d->confidence) f.confidence = *d->confidence;
   auto opt_fill = [&](const std::optional<std::string>& s) {
     return s ? std::optional<std::string>(fill_template(*s, vars)) : std::nullopt;
   };
-  for (const auto& x : d->fixes)
+  for (const auto& x : d->fixes) {
+    if (!x.when.empty() && fill_template("{" + x.when + "}", vars).empty()) continue;
     f.fixes.push_back({fill_template(x.action, vars), opt_fill(x.env), opt_fill(x.command), opt_fill(x.applies), opt_fill(x.doc)});
+  }
   return f;
+}
+
+double finding_score(std::string_view id) {
+  const FindingDef* d = find_finding_def(id);
+  if (!d || !d->score) throw std::logic_error("finding '" + std::string(id) + "' has no score in findings.yaml");
+  return *d->score;
 }
 
 }  // namespace ncdx::knowledge

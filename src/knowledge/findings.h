@@ -17,6 +17,9 @@ namespace ncdx::knowledge {
 struct FixTemplate {
   std::string action;
   std::optional<std::string> env, command, applies, doc;
+  // A var of the row: the fix is given only when the analysis fills it with a non-empty value
+  // (FR's "dump with stacks" fix only when no dump has stacks). Empty: always given.
+  std::string when;
 };
 
 struct FindingDef {
@@ -26,6 +29,10 @@ struct FindingDef {
   std::vector<std::string> vars;  // the {names} its texts use
   std::string title, summary;
   std::vector<FixTemplate> fixes;
+  // Fixed confidence (0..1) and triage score (the rank of the finding among signature hits, on the
+  // scale of signatures.yaml priorities) where the finding has fixed ones; unset where the analysis
+  // computes them (how sure depends on what it saw).
+  std::optional<double> confidence, score;
 };
 
 using FindingVars = std::map<std::string, std::string>;
@@ -41,8 +48,11 @@ std::string fill_template(std::string_view text, const FindingVars& vars);
 // Empty when every {name} of `texts` is one of `vars`, else what is wrong ("undeclared {x}"): a
 // table row must say what its analysis fills in.
 std::string undeclared_vars(const std::vector<std::string>& vars, const std::vector<std::string_view>& texts);
-// The finding of table row `id` with its texts filled (culprit and evidence are the caller's).
+// The finding of table row `id` with its texts filled and the row's confidence when it has one
+// (culprit and evidence are the caller's).
 // An id not in the table, or a var it does not declare, is a bug in ncdx (std::logic_error).
 core::Finding make_finding(std::string_view id, const FindingVars& vars);
+// The row's fixed score; a row without one (or an unknown id) is a bug in the caller (std::logic_error).
+double finding_score(std::string_view id);
 
 }  // namespace ncdx::knowledge

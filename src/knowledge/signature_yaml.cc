@@ -125,10 +125,15 @@ ParsedSignature parse_entry(const YAML::Node& n) {
     } else if (k == "refine") {
       if (!v.IsSequence()) throw SchemaError{line_of(v), "'refine' must be a list"};
       for (const auto& r : v) s.refine.push_back(parse_refinement(r));
+    } else if (k == "exit_report") {
+      const std::string t = scalar(v, "exit_report");
+      if (t == "process") s.exit_report = ExitReport::process;
+      else if (t == "rank") s.exit_report = ExitReport::rank;
+      else throw SchemaError{line_of(v), "exit_report must be process or rank"};
     } else {
       throw SchemaError{line_of(kv.first), "unknown key '" + k +
                                                "' (expected id, class, severity, role, priority, title, cause, "
-                                               "patterns, fixes, refs, examples, refine)"};
+                                               "patterns, fixes, refs, examples, refine, exit_report)"};
     }
   }
   for (const char* req : {"id", "class", "severity", "role", "title", "patterns"})

@@ -34,6 +34,10 @@ struct Refinement {
   std::size_t with_index = 0;  // index of `with` in SignatureSet::all(), resolved at load
 };
 
+// Whether a signature is the launcher's report of a process that exited with an error, and
+// whether that report names the rank (signatures.yaml `exit_report: process | rank`).
+enum class ExitReport { none, process, rank };
+
 struct Signature {
   std::string id;                     // stable, e.g. "nccl.ib.completion-error"
   std::string klass;                  // DESIGN.md failure class
@@ -47,6 +51,10 @@ struct Signature {
   std::vector<std::string> refs;      // sources
   std::vector<std::string> examples;  // real lines that must match (checked by a unit test)
   std::vector<Refinement> refine;     // checked in order; the first that applies wins
+  // The launcher's report that a process exited with an error (mpirun, torchrun): with nothing
+  // else naming a cause, triage infers from the job's shape why it exited (triage/fallback.cc).
+  // `rank`: the line names the rank that exited, a culprit for a verdict without one (verdict.cc).
+  ExitReport exit_report = ExitReport::none;
 };
 
 struct SignatureMatch {

@@ -11,6 +11,7 @@
 #include "analyze/fr/mismatch.h"
 #include "analyze/fr/p2p.h"
 #include "core/ranges.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -18,7 +19,6 @@ namespace {
 using namespace fr_detail;
 using core::Evidence;
 using core::Finding;
-using core::Fix;
 
 constexpr std::size_t kMaxEvidence = 8;
 
@@ -84,30 +84,14 @@ bool any_frames(const FrDump& d) {
   return false;
 }
 
-void add_hang_fixes(Finding& f, const FrDump& dump, const PgView& g, long long s, const std::vector<int>& culprits,
-                    bool buffer_short) {
-  std::string list = format_rank_list(culprits);
-  f.fixes.push_back(Fix{"Find where rank(s) " + list + " were when the others entered seq " + std::to_string(s) +
-                            ": their own Flight Recorder entries and Python stacks (py-spy dump --pid "
-                            "<pid> on a hung process)",
-                        std::nullopt,
-                        "python -m torch.distributed.flight_recorder.fr_trace " + dump.source +
-                            " -j --selected-ranks " + list,
-                        std::nullopt, "anchors.md §6"});
-  f.fixes.push_back(Fix{"Make every rank of " + group_label(g.name, g.desc) +
-                            " issue the same collectives in the same order: look for rank-dependent "
-                            "branches (rank-0-only evaluation, checkpointing or logging that calls a "
-                            "collective, data-dependent early exit, uneven batch counts)",
-                        std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-  if (!any_frames(dump))
-    f.fixes.push_back(Fix{"Dump with Python stacks so the culprit's call site is visible (pickle dumps; the "
-                          "JSON form never has stacks)",
-                          "TORCH_INCLUDE_STACK_TRACE=1", std::nullopt, std::nullopt, "SCHEMA.md"});
-  if (buffer_short)
-    f.fixes.push_back(Fix{"Keep more history: some ranks' ring buffers no longer hold the entries around "
-                          "this collective",
-                          "TORCH_FR_BUFFER_SIZE=20000", std::nullopt,
-                          "older PyTorch: TORCH_NCCL_TRACE_BUFFER_SIZE", "anchors.md §6"});
+// The vars of the hang fixes (findings.yaml &fr-hang-*): who to look at, where, and whether the
+// dumps lack stacks or history.
+void add_hang_vars(knowledge::FindingVars& vars, const FrDump& dump, const std::vector<int>& culprits,
+                   bool buffer_short) {
+  vars["culprits"] = format_rank_list(culprits);
+  vars["source"] = dump.source;
+  vars["no_stacks"] = any_frames(dump) ? "" : "yes";
+  vars["buffer_short"] = buffer_short ? "yes" : "";
 }
 
 // The innermost frames outside torch itself: where the user's code issued the collective.
@@ -181,53 +165,38 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
     if (v.dump && !v.by_seq.empty() && v.by_seq.begin()->first > s) buffer_short = true;
 
   if (!st.not_entered.empty() && !st.waiting.empty()) {
-    Finding f;
-    f.id = "fr.missing-ranks";
-    f.klass = "timeout-hang";
-    f.severity = core::Severity::error;
-    f.title = "Rank(s) " + format_rank_list(st.not_entered) + " never joined " + op_text + " seq " +
-              std::to_string(s) + " on " + label;
-    f.summary = "Ranks " + format_rank_list(st.waiting) + " entered " + op_text + " (sequence " +
-                std::to_string(s) + ") and wait in it; rank(s) " + format_rank_list(st.not_entered) +
-                " never enqueued it, so it can never finish (fr_trace: \"Not all ranks joining collective\").";
     std::map<std::string, std::vector<int>> activity;  // ranks doing the same thing are told once
     for (int r : st.not_entered) {
       const FrEntry* newest = nullptr;
       activity[culprit_activity(dump, r, &newest)].push_back(r);
     }
-    for (const auto& [act, ranks] : activity)
-      f.summary += " Rank(s) " + format_rank_list(ranks) + ": " + act + ".";
-    if (!st.unknown.empty()) f.summary += " No dump for rank(s) " + format_rank_list(st.unknown) + ".";
+    std::string told;
+    for (const auto& [act, ranks] : activity) told += " Rank(s) " + format_rank_list(ranks) + ": " + act + ".";
+    knowledge::FindingVars vars{
+        {"missing", format_rank_list(st.not_entered)}, {"waiting", format_rank_list(st.waiting)},
+        {"op", op_text}, {"seq", std::to_string(s)}, {"group", label}, {"activity", told},
+        {"no_dump", st.unknown.empty() ? "" : " No dump for rank(s) " + format_rank_list(st.unknown) + "."}};
+    add_hang_vars(vars, dump, st.not_entered, buffer_short);
+    Finding f = knowledge::make_finding("fr.missing-ranks", vars);
     f.culprit.ranks = st.not_entered;
     f.culprit.component = "rank(s) that never called the collective";
     // Sure when every member left a dump; a missing dump could hide another culprit.
     f.confidence = st.unknown.empty() ? 0.85 : 0.75;
     push_entry_evidence(f, g, s, st.not_entered, kMaxEvidence / 2);
     push_entry_evidence(f, g, s, st.waiting);
-    add_hang_fixes(f, dump, g, s, st.not_entered, buffer_short);
     sum.status = "rank(s) " + format_rank_list(st.not_entered) + " never joined " + op_text + " seq " +
                  std::to_string(s);
     out.push_back(std::move(f));
     return;
   }
   if (st.not_entered.empty() && !st.unknown.empty() && !st.waiting.empty() && st.completed.empty()) {
-    Finding f;
-    f.id = "fr.missing-dumps";
-    f.klass = "timeout-hang";
-    f.severity = core::Severity::error;
-    f.title = "Every dumped rank waits in " + op_text + " seq " + std::to_string(s) + " on " + label +
-              "; rank(s) " + format_rank_list(st.unknown) + " left no dump";
-    f.summary = "Ranks " + format_rank_list(st.waiting) + " entered " + op_text + " and wait in it. Rank(s) " +
-                format_rank_list(st.unknown) + " wrote no Flight Recorder dump: a process that crashed, was "
-                "killed or hung hard cannot dump, which makes it the likely culprit.";
+    knowledge::FindingVars vars{{"unknown", format_rank_list(st.unknown)}, {"waiting", format_rank_list(st.waiting)},
+                                {"op", op_text}, {"seq", std::to_string(s)}, {"group", label}};
+    add_hang_vars(vars, dump, st.unknown, buffer_short);
+    Finding f = knowledge::make_finding("fr.missing-dumps", vars);
     f.culprit.ranks = st.unknown;
     f.culprit.component = "rank(s) without a dump";
-    f.confidence = 0.55;
     push_entry_evidence(f, g, s, st.waiting);
-    f.fixes.push_back(Fix{"Check the logs and exit status of rank(s) " + format_rank_list(st.unknown) +
-                              " (crash, OOM kill, node failure) and whether their dump files were collected",
-                          std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-    add_hang_fixes(f, dump, g, s, st.unknown, buffer_short);
     sum.status = "all dumped ranks wait in " + op_text + " seq " + std::to_string(s) + "; no dump from " +
                  format_rank_list(st.unknown);
     out.push_back(std::move(f));
@@ -238,36 +207,20 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
     return;
   }
   if (!st.waiting.empty() && st.completed.empty() && st.not_entered.empty()) {
-    Finding f;
-    f.id = "fr.stuck-collective";
-    f.klass = "timeout-hang";
-    f.severity = core::Severity::error;
-    f.title = "All dumped ranks entered " + op_text + " seq " + std::to_string(s) + " on " + label +
-              " and none completed it";
-    f.summary = "Every rank of the group called the collective with matching arguments, so no rank skipped it: "
-                "the hang is inside the collective (network, GPU or NCCL), or a rank's GPU stream is "
-                "blocked by earlier work. Look at NCCL/driver errors around the first entry's time.";
+    Finding f = knowledge::make_finding("fr.stuck-collective", {{"op", op_text}, {"seq", std::to_string(s)}, {"group", label}});
     f.culprit.component = "NCCL collective " + op_text;
-    f.confidence = 0.6;
     push_entry_evidence(f, g, s, st.waiting);
-    f.fixes.push_back(Fix{"Run with NCCL_DEBUG=INFO (and NCCL_DEBUG_SUBSYS=INIT,NET) and look for network or "
-                          "GPU errors on the ranks' hosts at the time of this collective",
-                          "NCCL_DEBUG=INFO", std::nullopt, std::nullopt, std::nullopt});
     sum.status = "all ranks in " + op_text + " seq " + std::to_string(s) + ", none completed";
     out.push_back(std::move(f));
     return;
   }
   if (!st.waiting.empty() && !st.completed.empty()) {
-    Finding f;
-    f.id = "fr.state-mismatch";
-    f.klass = "timeout-hang";
-    f.severity = core::Severity::warn;
-    f.title = op_text + " seq " + std::to_string(s) + " on " + label + " completed on rank(s) " +
-              format_rank_list(st.completed) + " but not on " + format_rank_list(st.waiting);
-    f.summary = "fr_trace calls this COLLECTIVE_STATE_MISMATCH. It is often only the moment of the dump "
-                "(the watchdog notices completion late); it matters when these ranks stay stuck.";
+    Finding f = knowledge::make_finding("fr.state-mismatch", {{"op", op_text},
+                                                              {"seq", std::to_string(s)},
+                                                              {"group", label},
+                                                              {"completed", format_rank_list(st.completed)},
+                                                              {"waiting", format_rank_list(st.waiting)}});
     f.culprit.ranks = st.waiting;
-    f.confidence = 0.4;
     push_entry_evidence(f, g, s, st.waiting);
     push_entry_evidence(f, g, s, st.completed);
     sum.status = "seq " + std::to_string(s) + " completed on some ranks only";
@@ -292,32 +245,15 @@ void check_versions(const FrDump& dump, std::vector<Finding>& out) {
     return s;
   };
   if (libs.size() > 1) {
-    Finding f;
-    f.id = "fr.comm-lib-version-mismatch";
-    f.klass = "version-mismatch";
-    f.severity = core::Severity::error;
-    f.title = "Ranks run different NCCL versions (Flight Recorder comm_lib_version)";
-    f.summary = describe(libs) + ".";
-    f.confidence = 0.8;
+    Finding f = knowledge::make_finding("fr.comm-lib-version-mismatch", {{"versions", describe(libs)}});
     for (const auto& r : dump.ranks)
       if (r.comm_lib_version && f.evidence.size() < kMaxEvidence)
         f.evidence.push_back(Evidence{r.file, std::nullopt, r.rank, std::nullopt, std::nullopt,
                                       "comm_lib_version " + *r.comm_lib_version});
-    f.fixes.push_back(Fix{"Use one NCCL build on every node (same container image / same PyTorch wheel)",
-                          std::nullopt, std::nullopt, std::nullopt, std::nullopt});
     out.push_back(std::move(f));
   }
   if (versions.size() > 1) {
-    Finding f;
-    f.id = "fr.dump-version-mismatch";
-    f.klass = "version-mismatch";
-    f.severity = core::Severity::warn;
-    f.title = "Flight Recorder dump versions differ between ranks: the ranks run different PyTorch builds";
-    f.summary = describe(versions) + ".";
-    f.confidence = 0.7;
-    f.fixes.push_back(Fix{"Run the same PyTorch version on every node", std::nullopt, std::nullopt,
-                          std::nullopt, std::nullopt});
-    out.push_back(std::move(f));
+    out.push_back(knowledge::make_finding("fr.dump-version-mismatch", {{"versions", describe(versions)}}));
   }
 }
 
@@ -329,23 +265,14 @@ void check_single(const FrDump& dump, std::vector<Finding>& out) {
   for (const auto& e : d.entries)
     if (!e.completed() && (!stuck || e.record_id.value_or(-1) < stuck->record_id.value_or(-1))) stuck = &e;
   if (!stuck) return;
-  Finding f;
-  f.id = "fr.single-rank-waiting";
-  f.klass = "timeout-hang";
-  f.severity = core::Severity::warn;
-  f.title = (d.rank ? "Rank " + std::to_string(*d.rank) : std::string("This rank")) + " waits in " +
-            stuck->profiling_name.value_or("a collective") + " on " +
-            group_label(stuck->pg_name.value_or("?"), stuck->pg_desc);
-  f.summary = "Only one dump was given, so the ranks that did not join cannot be named.";
-  f.confidence = 0.3;
+  Finding f = knowledge::make_finding(
+      "fr.single-rank-waiting", {{"who", d.rank ? "Rank " + std::to_string(*d.rank) : std::string("This rank")},
+                                 {"op", stuck->profiling_name.value_or("a collective")},
+                                 {"group", group_label(stuck->pg_name.value_or("?"), stuck->pg_desc)}});
   f.evidence.push_back(Evidence{d.file, std::nullopt, d.rank, std::nullopt,
                                 stuck->time_created_ns ? std::optional(format_time_ns(*stuck->time_created_ns))
                                                        : std::nullopt,
                                 describe_entry(*stuck)});
-  f.fixes.push_back(Fix{"Collect the dumps of all ranks (every rank dumps on a watchdog timeout) and analyse "
-                        "them together",
-                        "TORCH_FR_DUMP_ON_TIMEOUT=1", std::nullopt, "older PyTorch: TORCH_NCCL_DUMP_ON_TIMEOUT",
-                        "anchors.md §6"});
   out.push_back(std::move(f));
 }
 

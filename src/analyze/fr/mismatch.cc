@@ -7,13 +7,13 @@
 
 #include "analyze/fr/analyze.h"
 #include "analyze/fr/describe.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze::fr_detail {
 namespace {
 
 using core::Evidence;
 using core::Finding;
-using core::Fix;
 
 // Collectives whose tensors have the same shapes on every rank (SCHEMA.md's matcher list minus
 // the ones with per-rank splits or root-only buffers).
@@ -48,14 +48,15 @@ long long numel(const std::optional<std::vector<std::vector<long long>>>& shapes
   return n;
 }
 
+// The finding row (findings.yaml: fr_trace's name and the texts) and what the ranks disagree on,
+// for the culprit's component.
 struct Kind {
   const char* id;
-  const char* fr_name;
   const char* what;
 };
-constexpr Kind kOp{"fr.op-mismatch", "COLLECTIVE_TYPE_MISMATCH", "collective type"};
-constexpr Kind kSize{"fr.size-mismatch", "SIZE_OR_SYNTAX_MISMATCH", "tensor sizes"};
-constexpr Kind kDtype{"fr.dtype-mismatch", "COLLECTIVE_DTYPE_MISMATCH", "dtypes"};
+constexpr Kind kOp{"fr.op-mismatch", "collective type"};
+constexpr Kind kSize{"fr.size-mismatch", "tensor sizes"};
+constexpr Kind kDtype{"fr.dtype-mismatch", "dtypes"};
 
 void report(const PgView& g, long long s, const Kind& kind, const std::map<std::string, std::vector<int>>& sigs,
             std::size_t more, std::vector<Finding>& out) {
@@ -73,16 +74,16 @@ void report(const PgView& g, long long s, const Kind& kind, const std::map<std::
   std::sort(culprits.begin(), culprits.end());
   bool clear = best->second.size() * 2 > n && n >= 3;
   std::string label = group_label(g.name, g.desc);
-  Finding f;
-  f.id = kind.id;
-  f.klass = "data-mismatch";
-  f.severity = core::Severity::error;
-  f.title = std::string("Ranks disagree on the ") + kind.what + " of collective seq " + std::to_string(s) + " on " +
-            label + (culprits.empty() ? "" : " (culprit rank(s) " + format_rank_list(culprits) + ")");
-  f.summary = std::string("fr_trace: ") + kind.fr_name + ". ";
-  for (const auto& [sig, ranks] : sigs) f.summary += "rank(s) " + format_rank_list(ranks) + ": " + sig + ". ";
-  if (!clear && !culprits.empty()) f.summary += "No clear majority, so which side is wrong is a guess. ";
-  if (more) f.summary += std::to_string(more) + " later sequence id(s) of this group are mismatched too.";
+  std::string sides;
+  for (const auto& [sig, ranks] : sigs) sides += "rank(s) " + format_rank_list(ranks) + ": " + sig + ". ";
+  Finding f = knowledge::make_finding(
+      kind.id, {{"seq", std::to_string(s)},
+                {"group", label},
+                {"culprit_note", culprits.empty() ? "" : " (culprit rank(s) " + format_rank_list(culprits) + ")"},
+                {"sides", sides},
+                {"guess", !clear && !culprits.empty() ? "No clear majority, so which side is wrong is a guess. " : ""},
+                {"more", more ? std::to_string(more) + " later sequence id(s) of this group are mismatched too." : ""},
+                {"differ", culprits.empty() ? std::string() : " (rank(s) " + format_rank_list(culprits) + " differ)"}});
   f.culprit.ranks = culprits;
   f.culprit.component = std::string("collective arguments (") + kind.what + ")";
   f.confidence = culprits.empty() ? 0.7 : clear ? 0.85 : 0.6;
@@ -98,13 +99,6 @@ void report(const PgView& g, long long s, const Kind& kind, const std::map<std::
                                     describe_entry(e)});
     }
   }
-  f.fixes.push_back(Fix{"Make collective seq " + std::to_string(s) + " on " + label + " identical on every rank: " +
-                            "same op, tensor shapes and dtype" +
-                            (culprits.empty() ? std::string() : " (rank(s) " + format_rank_list(culprits) + " differ)"),
-                        std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-  f.fixes.push_back(Fix{"Have PyTorch check op, shapes and dtypes of every collective across ranks before launch "
-                        "and fail at the first desync",
-                        "TORCH_DISTRIBUTED_DEBUG=DETAIL", std::nullopt, std::nullopt, "nccl_facts.md"});
   out.push_back(std::move(f));
 }
 

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/strings.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -257,14 +258,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
       std::rotate(all.begin(), it, it + 1);
     } else {
       ScoredFinding sf;
-      sf.finding.id = "triage.rank-crashed";
-      sf.finding.klass = "other";
-      sf.finding.severity = core::Severity::error;
-      sf.finding.title = "A rank was killed by a signal; the others failed waiting for it";
-      sf.finding.confidence = 0.7;
-      sf.finding.fixes = {{"Find why that rank died: its own output just before it ended, the kernel log (dmesg: OOM "
-                           "killer, segfault lines) and a core dump or PYTHONFAULTHANDLER=1 stack",
-                           "PYTHONFAULTHANDLER=1", "dmesg -T | tail -50", std::nullopt, std::nullopt}};
+      sf.finding = knowledge::make_finding("triage.rank-crashed", {});
       all.insert(all.begin(), std::move(sf));
     }
     core::Finding& f = all.front().finding;
@@ -304,24 +298,15 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     return;
   }
   ScoredFinding sf;
+  sf.finding = knowledge::make_finding("triage.waited-for-rank", {{"waiting", rank_words(minus(waiting, culprit))},
+                                                                  {"did", victims_did},
+                                                                  {"culprit", rank_words(culprit)},
+                                                                  {"why", why}});
   auto& f = sf.finding;
-  f.id = "triage.waited-for-rank";
-  f.klass = "timeout-hang";
-  f.severity = core::Severity::error;
-  f.title = "The ranks failed waiting for one rank that stopped taking part";
-  f.summary = rank_words(minus(waiting, culprit)) + " " + victims_did + " waiting for " + rank_words(culprit) +
-              ", which " + why + ".";
   f.culprit.ranks.assign(culprit.begin(), culprit.end());
   f.culprit.hosts = hosts_of(culprit, scan, ranks);
   f.evidence = v.evidence;
   if (f.evidence.size() > 4) f.evidence.resize(4);
-  f.fixes = {{"Look at what the named rank was doing when the others failed: its last lines, a stack dump "
-              "(py-spy dump --pid PID) or the Flight Recorder dump (ncdx triage --fr DIR)",
-              "TORCH_NCCL_TRACE_BUFFER_SIZE=2000", "py-spy dump --pid <pid>", std::nullopt, std::nullopt},
-             {"Make every rank issue the same collectives in the same order and the same number of steps (equal data "
-              "shards, no collective inside `if rank == 0:`)",
-              std::nullopt, std::nullopt, std::nullopt, std::nullopt}};
-  f.confidence = 0.6;
   sf.score = all.front().score + 1;
   all.insert(all.begin(), std::move(sf));
 }

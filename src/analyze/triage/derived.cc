@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/strings.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -30,13 +31,12 @@ std::string rank_list(const std::set<int>& ranks, std::size_t max = 16) {
   return out;
 }
 
-// A derived finding's fixed identity; the caller fills summary, culprit, evidence, fixes, score.
-ScoredFinding scored(const char* id, const char* klass, core::Severity severity, const char* title) {
+// A derived finding from its findings.yaml row (identity, texts, fixes, confidence and score);
+// the caller adds culprit and evidence.
+ScoredFinding scored(const char* id, const knowledge::FindingVars& vars = {}) {
   ScoredFinding sf;
-  sf.finding.id = id;
-  sf.finding.klass = klass;
-  sf.finding.severity = severity;
-  sf.finding.title = title;
+  sf.finding = knowledge::make_finding(id, vars);
+  if (const auto* d = knowledge::find_finding_def(id); d && d->score) sf.score = *d->score;
   return sf;
 }
 
@@ -64,9 +64,8 @@ std::optional<ScoredFinding> version_skew(const std::map<int, ProcessFacts>& ran
   for (const auto& p : unranked)
     if (p.nccl_version) by_version[*p.nccl_version].push_back(&p);
   if (by_version.size() < 2) return std::nullopt;
-  ScoredFinding sf = scored("triage.version-skew", "version-mismatch", core::Severity::error,
-                            "Different NCCL versions across ranks");
-  auto& f = sf.finding;
+  core::Culprit culprit;
+  std::vector<core::Evidence> evidence;
   // The minority version is the likely odd one out (a node with a different container/image).
   std::size_t most = 0;
   for (const auto& [v, ps] : by_version) most = std::max(most, ps.size());
@@ -81,22 +80,14 @@ std::optional<ScoredFinding> version_skew(const std::map<int, ProcessFacts>& ran
     parts.push_back(v + " on " + (hs.empty() ? "ranks " + rank_list(rs) : core::join({hs.begin(), hs.end()}, ",")));
     bool minority = ps.size() < most || (ps.size() == most && by_version.size() > 1 && v != by_version.rbegin()->first);
     if (minority) {
-      f.culprit.ranks.insert(f.culprit.ranks.end(), rs.begin(), rs.end());
-      f.culprit.hosts.insert(f.culprit.hosts.end(), hs.begin(), hs.end());
+      culprit.ranks.insert(culprit.ranks.end(), rs.begin(), rs.end());
+      culprit.hosts.insert(culprit.hosts.end(), hs.begin(), hs.end());
     }
-    f.evidence.push_back(fact_evidence(*ps.front(), "NCCL version " + v));
+    evidence.push_back(fact_evidence(*ps.front(), "NCCL version " + v));
   }
-  f.summary = "Ranks loaded different NCCL libraries (" + core::join(parts, "; ") +
-              "). NCCL requires the same version on every rank of a communicator; mixed versions fail at init or "
-              "hang/corrupt in collectives.";
-  f.fixes = {{"Use one container image / one NCCL build on every node; check which libnccl each rank loads "
-              "(torch bundles its own in nvidia-nccl-cu*, LD_LIBRARY_PATH or LD_PRELOAD can override it)",
-              std::nullopt, "python -c 'import torch; print(torch.cuda.nccl.version())'", std::nullopt,
-              "reference/nccl_facts.md §4.2"},
-             {"Run `ncdx doctor` on each node: it lists every libnccl a job could load and flags skew", std::nullopt,
-              "ncdx doctor", std::nullopt, std::nullopt}};
-  f.confidence = 0.8;
-  sf.score = 85;
+  ScoredFinding sf = scored("triage.version-skew", {{"versions", core::join(parts, "; ")}});
+  sf.finding.culprit = std::move(culprit);
+  sf.finding.evidence = std::move(evidence);
   return sf;
 }
 
@@ -111,25 +102,15 @@ std::optional<ScoredFinding> socket_fallback(const TopologyFacts& topo) {
   bool ib_if = false;
   for (const auto& s : topo.socket_ifs) ib_if |= s.rfind("ib", 0) == 0;
   if (!ib_if && topo.ib_devices.empty()) return std::nullopt;
-  ScoredFinding sf = scored("triage.socket-fallback-on-ib", "network-ib", core::Severity::warn,
-                            "NCCL fell back to TCP sockets on a node with InfiniBand/RoCE");
-  auto& f = sf.finding;
   std::string why = topo.verbs_missing        ? "libibverbs could not be loaded"
                     : topo.ib_disabled_by_env ? "NCCL_IB_DISABLE=1 is set"
                     : topo.ib_no_device       ? "NET/IB found no usable device"
                                               : "IB is present (an ib* interface carries the socket traffic)";
-  f.summary = "NCCL uses the Socket transport although " + why +
-              "; inter-node collectives then run over TCP at a fraction of the IB bandwidth (and time out at scale).";
+  ScoredFinding sf = scored("triage.socket-fallback-on-ib", {{"why", why}});
+  auto& f = sf.finding;
   std::string ifs = core::join({topo.socket_ifs.begin(), topo.socket_ifs.end()}, " ");
   f.evidence.push_back(
       summary_evidence("NET/Socket : Using " + ifs + (topo.verbs_missing ? " (Failed to open libibverbs)" : "")));
-  f.fixes = {{"Install the verbs userspace in the container (rdma-core: libibverbs1, ibverbs-providers) and pass "
-              "the devices through (--device=/dev/infiniband, --cap-add=IPC_LOCK, --ulimit memlock=-1)",
-              std::nullopt, "apt-get install -y libibverbs1 ibverbs-providers", std::nullopt, std::nullopt},
-             {"Do not set NCCL_IB_DISABLE=1 on an IB/RoCE cluster; confirm `NCCL INFO Using network IB` in the log",
-              "NCCL_IB_DISABLE=0", std::nullopt, std::nullopt, "reference/nccl_facts.md §4.3"}};
-  f.confidence = 0.75;
-  sf.score = 55;
   return sf;
 }
 
@@ -145,20 +126,9 @@ std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
     (k.find("+GDRDMA") != std::string::npos ? gdr : plain) += n;
   }
   if (plain == 0 || gdr > 0) return std::nullopt;
-  ScoredFinding sf = scored("triage.ib-without-gdr", "network-ib", core::Severity::warn,
-                            "Inter-node traffic runs over IB without GPUDirect RDMA");
-  auto& f = sf.finding;
-  f.summary = "NCCL reports GPU Direct RDMA disabled for its HCAs and its " + std::to_string(plain) +
-              " NET/IB channel connection(s) carry no /GDRDMA: the NICs cannot reach GPU memory (nvidia-peermem "
-              "not loaded, no DMA-BUF support), so every inter-node transfer is copied through host memory and "
-              "multi-node collectives run well below the fabric's bandwidth.";
-  f.evidence.push_back(summary_evidence("NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"));
-  f.fixes = {{"Load the GPUDirect RDMA module on every node (or use a kernel/driver with DMA-BUF) and check that the "
-              "channels print via NET/IB/<n>/GDRDMA",
-              std::nullopt, "modprobe nvidia-peermem; lsmod | grep -E 'nvidia_peermem|nv_peer_mem'", std::nullopt,
-              "reference/nccl_facts.md (NCCL_NET_GDR_LEVEL, NCCL_DMABUF_ENABLE)"}};
-  f.confidence = 0.6;
-  sf.score = 4;  // below every error-level signature (ChildFailedError is 5): only when nothing failed
+  ScoredFinding sf = scored("triage.ib-without-gdr", {{"channels", std::to_string(plain)}});
+  sf.finding.evidence.push_back(
+      summary_evidence("NET/IB : GPU Direct RDMA Disabled for HCA; channels via NET/IB without GDRDMA"));
   return sf;
 }
 
@@ -226,10 +196,6 @@ TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
 std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& ranks) {
   auto v = timeout_view(ranks);
   if (v.reporters.empty()) return std::nullopt;
-  ScoredFinding sf = scored("triage.timeout-cascade", "timeout-hang", core::Severity::error,
-                            "Collective timeout: ranks waited for peers that never joined");
-  auto& f = sf.finding;
-
   std::set<int> culprits;
   std::vector<std::string> why;
   auto add = [&](const std::set<int>& s, const std::string& text) {
@@ -258,28 +224,20 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
     stage += " The collective made no progress until the watchdog fired (" + std::to_string(*v.timeout_ms / 1000) +
              " s): a hang, not slowness.";
 
-  f.summary = std::to_string(v.reporters.size()) + " rank(s) (" + rank_list(v.reporters) + ") timed out" +
-              (v.op.empty() ? "" : " in " + v.op) + "." + (stage.empty() ? "" : " " + stage) +
-              (why.empty() ? " No log names the rank at fault; the ranks that were not waiting are the suspects."
-                           : " Suspects: " + core::join(why, "; ") + ".");
+  ScoredFinding sf = scored("triage.timeout-cascade",
+                            {{"count", std::to_string(v.reporters.size())},
+                             {"ranks", rank_list(v.reporters)},
+                             {"in_op", v.op.empty() ? "" : " in " + v.op},
+                             {"stage", stage.empty() ? "" : " " + stage},
+                             {"suspects", why.empty() ? " No log names the rank at fault; the ranks that were not "
+                                                        "waiting are the suspects."
+                                                      : " Suspects: " + core::join(why, "; ") + "."}});
+  auto& f = sf.finding;
   f.culprit.ranks.assign(culprits.begin(), culprits.end());
   for (int r : culprits)
     if (auto it = ranks.find(r); it != ranks.end() && it->second.host &&
                                  std::find(f.culprit.hosts.begin(), f.culprit.hosts.end(), *it->second.host) == f.culprit.hosts.end())
       f.culprit.hosts.push_back(*it->second.host);
-  f.fixes = {
-      {"Look at what the suspect ranks were doing: their own logs, a stack dump (py-spy dump --pid PID), or the Flight "
-       "Recorder dump (ncdx triage --fr DIR)",
-       "TORCH_NCCL_TRACE_BUFFER_SIZE=2000", "py-spy dump --pid <pid>", "PyTorch ≥ 2.2 (Flight Recorder)", std::nullopt},
-      {"Make every rank issue the same collectives in the same order: no collective (barrier, all_reduce, metric sync, "
-       "checkpoint save) inside `if rank == 0:`",
-       std::nullopt, std::nullopt, std::nullopt, std::nullopt},
-      {"If one rank legitimately needs longer once (data preprocessing, loading a huge checkpoint), raise the process-group "
-       "timeout for that phase; a bigger timeout does not fix a real hang",
-       std::nullopt, "torch.distributed.init_process_group(..., timeout=datetime.timedelta(minutes=60))", std::nullopt,
-       "reference/nccl_facts.md §2.3"},
-      {"Rerun with NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,COLL to see each rank's last collective", "NCCL_DEBUG=INFO",
-       std::nullopt, std::nullopt, std::nullopt}};
   for (int r : v.reporters) {
     if (f.evidence.size() >= 3) break;
     const auto& p = ranks.at(r);
@@ -307,6 +265,7 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
     if (!p.timeout_seq) text += " reported no timeout";
     f.evidence.push_back(fact_evidence(p, text));
   }
+  // A named suspect makes the cascade a stronger explanation (docs/TRIAGE.md: 25 without, 35 with).
   f.confidence = culprits.empty() ? 0.45 : 0.65;
   sf.score = culprits.empty() ? 25 : 35;
   return sf;
@@ -326,18 +285,10 @@ std::optional<ScoredFinding> timeout_not_applied(const std::map<int, ProcessFact
   for (const auto& [r, p] : ranks) check(p);
   for (const auto& p : unranked) check(p);
   if (!seen) return std::nullopt;
-  ScoredFinding sf = scored("triage.timeout-not-applied", "config-invalid", core::Severity::warn,
-                            "The collective timeout you set is not the one in effect");
-  auto& f = sf.finding;
-  f.summary = "You expect " + std::to_string(*opts.expect_timeout_s) + " s but the process group ran with Timeout(ms)=" +
-              std::to_string(observed) + " (" + std::to_string(observed / 1000) +
-              " s). The setting did not reach init_process_group (PyTorch's NCCL default is 10 min).";
-  f.evidence.push_back(fact_evidence(*seen, "Timeout(ms)=" + std::to_string(observed)));
-  f.fixes = {{"Pass the timeout to init_process_group(timeout=...) — NCCL itself has no collective timeout, and "
-              "NCCL_TIMEOUT is not a variable NCCL reads; in verl set actor_rollout_ref.nccl_timeout (seconds)",
-              std::nullopt, std::nullopt, std::nullopt, "reference/nccl_facts.md §2.3, reference/verl.md"}};
-  f.confidence = 0.9;
-  sf.score = 35;
+  ScoredFinding sf = scored("triage.timeout-not-applied", {{"expected_s", std::to_string(*opts.expect_timeout_s)},
+                                                           {"observed_ms", std::to_string(observed)},
+                                                           {"observed_s", std::to_string(observed / 1000)}});
+  sf.finding.evidence.push_back(fact_evidence(*seen, "Timeout(ms)=" + std::to_string(observed)));
   return sf;
 }
 
@@ -351,15 +302,8 @@ std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& 
     if (p.init_start && !p.init_complete) stuck.insert(r);
   }
   if (!any_complete || stuck.empty() || any_timeout) return std::nullopt;  // the cascade covers it
-  ScoredFinding sf = scored("triage.init-incomplete", "timeout-hang", core::Severity::warn,
-                            "Some ranks never finished NCCL communicator init");
-  auto& f = sf.finding;
-  f.summary = "rank " + rank_list(stuck) + " printed Init START but never Init COMPLETE while others did.";
-  f.culprit.ranks.assign(stuck.begin(), stuck.end());
-  f.fixes = {{"Check the bootstrap network of those ranks (NCCL_SOCKET_IFNAME, firewalls) and their GPU/NIC health (ncdx doctor)",
-              std::nullopt, "ncdx doctor", std::nullopt, std::nullopt}};
-  f.confidence = 0.6;
-  sf.score = 28;
+  ScoredFinding sf = scored("triage.init-incomplete", {{"ranks", rank_list(stuck)}});
+  sf.finding.culprit.ranks.assign(stuck.begin(), stuck.end());
   return sf;
 }
 
@@ -368,21 +312,8 @@ std::optional<ScoredFinding> init_incomplete(const std::map<int, ProcessFacts>& 
 // blocked on this platform (IOMMU/VT-d or ACS redirecting peer traffic, or a broken bridge).
 std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
   if (!topo.p2p_test || topo.p2p_matrix_headers == 0 || topo.p2p_rows_after_header > 0) return std::nullopt;
-  ScoredFinding sf = scored("triage.p2p-test-hung", "p2p-topology", core::Severity::error,
-                            "The P2P bandwidth test stopped inside a measurement");
-  auto& f = sf.finding;
-  f.summary = "p2pBandwidthLatencyTest printed a matrix header and no row after it: the GPU copy it was timing never "
-              "finished. Peer DMA that the driver reports as possible but that never completes points at the PCIe "
-              "platform: IOMMU (VT-d/AMD-Vi) in translated mode or ACS redirecting peer traffic through the root complex.";
-  f.evidence.push_back(summary_evidence("p2pBandwidthLatencyTest output ends after a matrix header"));
-  f.fixes = {{"Disable the IOMMU for peer traffic (kernel iommu=pt, or VT-d off in the BIOS) and disable ACS on the "
-              "PCIe switches between the GPUs; rerun the test",
-              std::nullopt, "ncdx doctor   # checks IOMMU mode and ACS on GPU paths", std::nullopt,
-              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS)"},
-             {"Until fixed, keep NCCL off the broken peer path", "NCCL_P2P_DISABLE=1", std::nullopt, std::nullopt,
-              std::nullopt}};
-  f.confidence = 0.6;
-  sf.score = 60;
+  ScoredFinding sf = scored("triage.p2p-test-hung");
+  sf.finding.evidence.push_back(summary_evidence("p2pBandwidthLatencyTest output ends after a matrix header"));
   return sf;
 }
 
@@ -392,21 +323,11 @@ std::optional<ScoredFinding> p2p_test_hung(const TopologyFacts& topo) {
 // data crossed between GPUs and the bandwidth says nothing about the system.
 std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
   if (topo.nccltests_rank0_pids.size() < 2 || topo.nccltests_max_rank != 0) return std::nullopt;
-  ScoredFinding sf = scored("triage.nccl-tests-without-mpi", "config-invalid", core::Severity::error,
-                            "nccl-tests ran one single-rank test per process (built without MPI support)");
+  ScoredFinding sf = scored("triage.nccl-tests-without-mpi", {{"count", std::to_string(topo.nccltests_rank0_pids.size())}});
   auto& f = sf.finding;
-  f.summary = std::to_string(topo.nccltests_rank0_pids.size()) +
-              " processes each listed themselves as rank 0 of a one-rank test and no other rank appears: the "
-              "nccl-tests binaries were built without MPI=1, so under mpirun every process runs alone and no "
-              "collective crosses GPUs or nodes (bus bandwidth of a one-rank test is 0 or meaningless).";
   std::string pids;
   for (long long p : topo.nccltests_rank0_pids) pids += (pids.empty() ? "" : ", ") + std::to_string(p);
   f.evidence.push_back(summary_evidence("nccl-tests device list: Rank 0 printed by pids " + pids));
-  f.fixes = {{"Rebuild nccl-tests with MPI support and run one process per GPU", std::nullopt,
-              "make MPI=1 MPI_HOME=<path to MPI>; mpirun -np <ranks> ./build/all_reduce_perf -b 8 -e 8G -f 2 -g 1",
-              std::nullopt, "NVIDIA/nccl-tests README (MPI)"}};
-  f.confidence = 0.8;
-  sf.score = 50;
   return sf;
 }
 
@@ -436,16 +357,11 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
   }
   if (hosts.size() != 1) return std::nullopt;
 
-  ScoredFinding sf = scored("triage.p2p-first-collective-hang", "p2p-topology", core::Severity::error,
-                            "All GPUs of one node hang in their first collective over P2P");
+  ScoredFinding sf = scored("triage.p2p-first-collective-hang", {{"count", std::to_string(v.reporters.size())},
+                                                                {"host", *hosts.begin()},
+                                                                {"seq", std::to_string(*v.seq)},
+                                                                {"and_op", v.op.empty() ? "" : ", " + v.op}});
   auto& f = sf.finding;
-  f.summary = "All " + std::to_string(v.reporters.size()) + " ranks on " + *hosts.begin() +
-              " finished NCCL init and then timed out together in the first collective (SeqNum " +
-              std::to_string(*v.seq) + (v.op.empty() ? "" : ", " + v.op) +
-              "); no rank is behind or missing, and NCCL connected them only through P2P. A peer-to-peer path that "
-              "the driver offers but that never delivers hangs exactly here: GPUs without real P2P support (several "
-              "GeForce boards), IOMMU in translated mode, or PCIe ACS redirecting peer traffic. This is an inference "
-              "from the job's shape; the bisection below confirms or clears it.";
   f.culprit.hosts = {*hosts.begin()};
   for (const auto& [r, p] : ranks) {
     if (f.evidence.size() >= 3) break;
@@ -456,13 +372,6 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
   std::string ts;
   for (const auto& [t, n] : topo.transports) ts += (ts.empty() ? "" : ", ") + t;
   f.evidence.push_back(summary_evidence("NCCL transports: " + ts));
-  f.fixes = {{"Run once with P2P disabled: if the job passes, P2P between these GPUs is the fault", "NCCL_P2P_DISABLE=1",
-              std::nullopt, std::nullopt, std::nullopt},
-             {"Check what the platform really allows between the GPUs, and IOMMU/ACS on their PCIe path", std::nullopt,
-              "nvidia-smi topo -p2p r; ncdx doctor", std::nullopt,
-              "NVIDIA NCCL troubleshooting: PCI Access Control Services (ACS), IOMMU"}};
-  f.confidence = 0.4;
-  sf.score = 40;
   return sf;
 }
 

@@ -13,8 +13,9 @@ namespace ncdx::analyze {
 // SHM, and a failure right after NCCL set up its peers is most often P2P: peer mappings used up
 // by another user of the GPUs (a display server), P2P blocked by ACS/IOMMU or not supported by
 // the GPU model. The finding says it is an inference and gives the bisection that confirms it.
+// The launcher's exit reports are the signatures with an `exit_report` in signatures.yaml.
 std::optional<ScoredFinding> silent_single_node_exit(const std::vector<ScoredFinding>& found,
-                                                     const ScanResult& scan);
+                                                     const ScanResult& scan, const knowledge::SignatureSet& sigs);
 
 // No signature and no derived finding names a failure, but lines carry error evidence (error,
 // failed, Traceback, a signal, core dumped ...; knowledge/data/error_tokens.yaml): the strongest

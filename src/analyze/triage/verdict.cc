@@ -9,6 +9,7 @@
 #include "core/semver.h"
 #include "core/strings.h"
 #include "knowledge/error_tokens.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -225,7 +226,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
-  if (auto fb = silent_single_node_exit(all, scan)) all.push_back(std::move(*fb));
+  if (auto fb = silent_single_node_exit(all, scan, sigs)) all.push_back(std::move(*fb));
   // Never `none` on a log that holds an error: the strongest unexplained error line, inferred.
   if (std::none_of(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; }))
     if (auto fb = inferred_from_error_lines(scan)) all.push_back(std::move(*fb));
@@ -241,13 +242,11 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
                                     [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; });
   std::rotate(all.begin(), first_failure, first_failure + (first_failure != all.end()));
   if (all.empty() || all.front().finding.severity < core::Severity::warn) {
-    out.verdict.id = "triage.none";
-    out.verdict.klass = "none";
-    out.verdict.severity = core::Severity::info;
-    out.verdict.title = "No failure found";
-    out.verdict.summary = "Read " + std::to_string(scan.input.lines) + " lines from " +
-                          std::to_string(scan.input.files.size()) + " input(s); nothing matched a known failure" +
-                          (all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below).");
+    out.verdict = knowledge::make_finding(
+        "triage.none", {{"lines", std::to_string(scan.input.lines)},
+                        {"inputs", std::to_string(scan.input.files.size())},
+                        {"observations", all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below)."}});
+    // Nothing read, nothing to be sure of.
     out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
     for (auto& f : all) out.findings.push_back(std::move(f.finding));
     return out;
@@ -285,7 +284,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
     std::set<int> exited;
     for (const auto& f : all)
-      if (f.finding.id == "torch.elastic.root-cause-rank" || f.finding.id == "mpi.failed-process")
+      if (const auto* s = sigs.find(f.finding.id); s && s->exit_report == knowledge::ExitReport::rank)
         for (int r : f.finding.culprit.ranks) {
           auto it = out.ranks.find(r);
           if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))

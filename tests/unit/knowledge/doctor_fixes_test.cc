@@ -7,10 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
-#include <fstream>
 #include <regex>
 #include <set>
-#include <sstream>
+
+#include "support/source_matches.h"
 
 using namespace ncdx;
 
@@ -32,31 +32,22 @@ TEST(DoctorFixes, ParserNamesTheLineOfABadRow) {
 TEST(DoctorFixes, EveryNamedIdIsARowAndEveryRowIsNamed) {
   std::set<std::string> named;
   static const std::regex call(R"re(doctor_fix\(\s*(?:[^"()]*\?\s*)?"([^"]+)"(?:\s*:\s*"([^"]+)")?)re");
-  for (const auto& e : std::filesystem::directory_iterator(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze" / "doctor")) {
-    std::ifstream f(e.path());
-    std::stringstream text;
-    text << f.rdbuf();
-    const std::string s = text.str();
-    for (std::sregex_iterator it(s.begin(), s.end(), call), end; it != end; ++it)
-      for (int g : {1, 2})
-        if ((*it)[g].matched) named.insert((*it)[g]);
-  }
+  const auto analyze = std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze";
+  ncdx::testing::for_each_source_match(analyze / "doctor", call, [&](const std::smatch& m) {
+    for (int g : {1, 2})
+      if (m[g].matched) named.insert(m[g]);
+  });
   // doctor --cluster: the consistency rules name theirs by id ("cluster." + id), the other checks and
   // the network outliers by the id or kind they set (src/analyze/cluster: r.id = "…", {"kind", …}).
   for (const auto& rule : analyze::consistency_rules()) named.insert(std::string("cluster.") + rule.id);
   static const std::regex cluster_id(R"re(doctor_fix\("(cluster\.[^"]+)"|r\.id = "([^"]+)"|push_back\(\{(?:mi == 2 \? )?"([a-z-]+)"(?: : "([a-z-]+)")?)re");
-  for (const char* file : {"consistency.cc", "isolation.cc"}) {
-    std::ifstream f(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze" / "cluster" / file);
-    std::stringstream text;
-    text << f.rdbuf();
-    const std::string s = text.str();
-    for (std::sregex_iterator it(s.begin(), s.end(), cluster_id), end; it != end; ++it) {
-      if ((*it)[1].matched) named.insert((*it)[1]);
-      if ((*it)[2].matched) named.insert("cluster." + std::string((*it)[2]));
+  for (const char* file : {"consistency.cc", "isolation.cc"})
+    ncdx::testing::for_each_source_match(analyze / "cluster" / file, cluster_id, [&](const std::smatch& m) {
+      if (m[1].matched) named.insert(m[1]);
+      if (m[2].matched) named.insert("cluster." + std::string(m[2]));
       for (int g : {3, 4})
-        if ((*it)[g].matched) named.insert("cluster.network." + std::string((*it)[g]));
-    }
-  }
+        if (m[g].matched) named.insert("cluster.network." + std::string(m[g]));
+    });
   std::set<std::string> rows;
   for (const auto& r : knowledge::doctor_fix_table()) rows.insert(r.id);
   for (const auto& id : named) EXPECT_TRUE(rows.count(id)) << id << " is named by a check but not in doctor_fixes.yaml";

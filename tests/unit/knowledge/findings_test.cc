@@ -2,7 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+#include <regex>
+#include <set>
 #include <stdexcept>
+
+#include "support/source_matches.h"
 
 using namespace ncdx;
 using namespace ncdx::knowledge;
@@ -40,4 +45,67 @@ TEST(FindingTable, ParseErrorsNameTheLine) {
   ASSERT_FALSE(dup.ok());
   EXPECT_NE(dup.status().message().find("f.yaml:2: duplicate"), std::string::npos) << dup.status().message();
   EXPECT_FALSE(parse_findings_yaml("[unclosed", "f.yaml").ok());
+}
+
+TEST(FindingTable, ConfidenceScoreAndConditionalFixes) {
+  auto rows = parse_findings_yaml("- id: a\n  class: other\n  severity: warn\n  confidence: 0.4\n  score: 40\n"
+                                  "  vars: [x]\n  title: t\n  summary: s\n  fixes:\n"
+                                  "    - action: always\n    - action: \"only {x}\"\n      when: x\n",
+                                  "f.yaml");
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  ASSERT_EQ(rows->size(), 1u);
+  EXPECT_EQ((*rows)[0].confidence, 0.4);
+  EXPECT_EQ((*rows)[0].score, 40);
+  EXPECT_EQ((*rows)[0].fixes[1].when, "x");
+  // The embedded rows: a fixed confidence is set on the finding, a fixed score is read by id.
+  EXPECT_EQ(make_finding("triage.version-skew", {{"versions", "v"}}).confidence, 0.8);
+  EXPECT_EQ(finding_score("triage.version-skew"), 85);
+  EXPECT_THROW((void)finding_score("triage.timeout-cascade"), std::logic_error);  // computed by the analysis
+  // A `when` fix is given only when its var is non-empty.
+  FindingVars hang{{"missing", "3"}, {"waiting", "0-2"}, {"op", "nccl:all_reduce"}, {"seq", "7"},
+                              {"group", "0 (default_pg)"}, {"activity", ""}, {"no_dump", ""}, {"culprits", "3"},
+                              {"source", "dumps/"}, {"no_stacks", ""}, {"buffer_short", "yes"}};
+  auto f = make_finding("fr.missing-ranks", hang);
+  ASSERT_EQ(f.fixes.size(), 3u);
+  EXPECT_EQ(f.fixes[2].env, "TORCH_FR_BUFFER_SIZE=20000");
+  EXPECT_EQ(f.fixes[0].command, "python -m torch.distributed.flight_recorder.fr_trace dumps/ -j --selected-ranks 3");
+}
+
+TEST(FindingTable, NewFieldErrorsNameTheLine) {
+  auto conf = parse_findings_yaml("- id: a\n  class: other\n  severity: warn\n  title: t\n  summary: s\n  confidence: 2\n",
+                                  "f.yaml");
+  ASSERT_FALSE(conf.ok());
+  EXPECT_NE(conf.status().message().find("f.yaml:6: a: confidence must be a number from 0 to 1"), std::string::npos)
+      << conf.status().message();
+  auto score = parse_findings_yaml("- id: a\n  class: other\n  severity: warn\n  title: t\n  summary: s\n  score: high\n",
+                                   "f.yaml");
+  ASSERT_FALSE(score.ok());
+  EXPECT_NE(score.status().message().find("f.yaml:6: a: score must be a number"), std::string::npos)
+      << score.status().message();
+  auto when = parse_findings_yaml("- id: a\n  class: other\n  severity: warn\n  title: t\n  summary: s\n  fixes:\n"
+                                  "    - action: x\n      when: y\n",
+                                  "f.yaml");
+  ASSERT_FALSE(when.ok());
+  EXPECT_NE(when.status().message().find("f.yaml:7: a: fix 'when: y' is not one of its vars"), std::string::npos)
+      << when.status().message();
+}
+
+// Every id the triage, FR and topology code raises is a row (a typo would throw only when that
+// finding fires), and every row is raised by some code (a stale row would be documented for
+// nothing). The calls name their ids as literals: make_finding("…"), derived.cc's scored("…"),
+// topo's make("…"), and fr/mismatch.cc's Kind constants.
+TEST(FindingTable, EveryRaisedIdIsARowAndEveryRowIsRaised) {
+  static const std::regex call(R"re((?:make_finding|scored|make)\(\s*"([^"]+)"|constexpr Kind k\w+\{"([^"]+)")re");
+  std::set<std::string> named;
+  for (const char* dir : {"triage", "fr", "topo"})
+    ncdx::testing::for_each_source_match(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze" / dir, call,
+                                [&](const std::smatch& m) {
+                                  for (int g : {1, 2})
+                                    if (m[g].matched) named.insert(m[g]);
+                                });
+  std::set<std::string> rows;
+  for (const auto& d : finding_table()) rows.insert(d.id);
+  for (const auto& id : named) EXPECT_TRUE(rows.count(id)) << id << " is raised by the code but not in findings.yaml";
+  for (const auto& id : rows) EXPECT_TRUE(named.count(id)) << id << " is in findings.yaml but no code raises it";
+  EXPECT_GE(named.size(), 28u);  // 4 topology, 14 triage, 10 FR rows
 }

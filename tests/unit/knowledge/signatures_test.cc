@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -29,6 +30,25 @@ const SignatureSet& shipped() {
 }
 
 TEST(Signatures, LoadsAtLeastHundred) { EXPECT_GE(shipped().all().size(), 100u); }
+
+// The launcher's exit reports that triage's fallback and culprit rules read (was a list of ids in
+// triage/fallback.cc and verdict.cc); a bad value names its line.
+TEST(Signatures, ExitReports) {
+  std::map<std::string, ExitReport> reports;
+  for (const auto& s : shipped().all())
+    if (s.exit_report != ExitReport::none) reports[s.id] = s.exit_report;
+  EXPECT_EQ(reports, (std::map<std::string, ExitReport>{{"mpi.failed-process", ExitReport::rank},
+                                                        {"mpi.process-exited-nonzero", ExitReport::process},
+                                                        {"torch.elastic.child-failed", ExitReport::process},
+                                                        {"torch.elastic.root-cause-rank", ExitReport::rank}}));
+  auto bad = SignatureSet::load("signatures:\n  - id: a.b\n    class: other\n    severity: error\n    role: cause\n"
+                                "    title: t\n    exit_report: yes\n    patterns: ['x']\n",
+                                "s.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("s.yaml:7"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("exit_report must be process or rank"), std::string::npos)
+      << bad.status().message();
+}
 
 TEST(Signatures, IdsUniqueAndSorted) {
   std::set<std::string> ids;
