@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Catalogue coverage of ncdx binaries through the CLI, on every Nth row of
 ../shared/reference/messages.tsv, with the lines built as tests/unit/analyze/triage/catalogue_test.cc
-builds them (same sample values and prefixes; corrections.tsv applied).
+builds them (same sample values and prefixes; messages_corrections.tsv applied).
 
   bench/catalogue_vs.py STEP NCDX [NCDX ...]
 
@@ -85,9 +85,9 @@ def with_prefix(project, kind, file, line, msg):
 
 def main():
     step, bins = int(sys.argv[1]), sys.argv[2:]
-    tsv = os.path.join(ROOT, "..", "shared", "reference", "messages.tsv")
+    tsv = os.path.join(ROOT, "src", "knowledge", "data", "messages.tsv")
     corr = {}
-    cp = os.path.join(ROOT, "tests", "data", "triage", "catalogue", "corrections.tsv")
+    cp = os.path.join(ROOT, "src", "knowledge", "data", "messages_corrections.tsv")
     for l in open(cp):
         if l.strip() and not l.startswith("#"):
             p, fmt, k, _ = l.rstrip("\n").split("\t")

@@ -11,6 +11,7 @@
 
 #include "core/finding.h"
 #include "core/result.h"
+#include "knowledge/message_catalogue.h"
 
 namespace ncdx::analyze {
 
@@ -113,6 +114,24 @@ struct ErrorLine {
   std::string text;
 };
 
+// A line that carries a text of the message catalogue (knowledge/message_catalogue.h): a known
+// message of a known source file, kept for the verdict when no signature names a cause (bounded:
+// the earliest few).
+struct CataloguedLine {
+  const knowledge::CatalogueRow* row = nullptr;  // rows of the embedded catalogue live for the program
+  bool observation = false;  // printed at INFO/WARNING level, or a row its library carries on after
+  std::size_t file = 0;
+  long long line = 0;
+  std::uint64_t order = 0;
+  std::optional<int> rank;
+  std::optional<std::string> host;
+  std::optional<int> pid;
+  std::optional<double> time;
+  bool time_is_epoch = false;
+  std::string time_text;
+  std::string text;
+};
+
 struct TopologyFacts {
   std::set<std::string> networks;           // "Using network IB"
   std::set<std::string> ib_devices;         // mlx5_0:1/RoCE
@@ -157,6 +176,7 @@ struct ScanResult {
   std::map<int, RankExit> exits;                    // per global rank, from launcher lines (bounded)
   std::map<int, Fingerprint> fingerprints;          // per rank, from collective-mismatch reports (bounded)
   std::vector<ErrorLine> error_lines;               // unexplained error evidence, strongest first (bounded)
+  std::vector<CataloguedLine> catalogued;           // catalogue texts, in reading order (bounded per kind)
 };
 
 // Folds what `src` knows into `dst` (same process seen under two keys, or a rank's processes).

@@ -11,6 +11,7 @@
 #include "analyze/triage/facts.h"
 #include "analyze/triage/fingerprint.h"
 #include "knowledge/error_tokens.h"
+#include "knowledge/message_catalogue.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -280,6 +281,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   sigs_.match(text, matches_, /*include_context=*/false);
   auto who = [&] { return Who{p.rank, p.host, p.pid, p.cuda_dev, t, p.epoch.has_value(), p.time_text}; };
   const std::size_t own = matches_.size();
+  note_catalogued(file, lineno, line, text, p.level, who());
   // A line the terminal or the issue page wrapped: the signature's words are split between the
   // previous line(s) and this unprefixed one. Matches that need both are added for the first
   // line's process (word wrap joins with a space, a hard wrap at the terminal width without).
@@ -489,6 +491,54 @@ void Scanner::note_error_evidence(std::size_t file, long long lineno, std::strin
   if (kept.size() > opts_.max_error_lines) kept.pop_back();
 }
 
+namespace {
+// Lines without a level that still read as an error report: an exception's last line
+// ("ValueError: ...", "torch.distributed.DistStoreError: ..."), "[c10d]", "CUDA error:", a failure
+// word. Only these are looked up in the catalogue (most lines of a log are INFO and cost nothing).
+bool looks_like_error(std::string_view t) {
+  for (std::string_view w : {"Error", "error", "Exception", "[c10d]", "fail", "Fail", "FAIL", "Warning", "Timeout",
+                             "timed out", "Traceback", "abort", "Abort", "unable", "Unable", "cannot", "Cannot",
+                             "invalid", "Invalid", "not supported", "mismatch"})
+    if (t.find(w) != std::string_view::npos) return true;
+  return false;
+}
+}  // namespace
+
+void Scanner::note_catalogued(std::size_t file, long long lineno, std::string_view line, std::string_view text,
+                              LineLevel level, const Who& who) {
+  // INFO lines are the library reporting progress; the catalogue's INFO rows would be observations
+  // only, and reading every INFO line of a big NCCL log would cost a scan of each.
+  if (level == LineLevel::info) return;
+  if (level == LineLevel::unknown && !looks_like_error(text)) return;
+  const auto m = knowledge::message_catalogue().match(text.substr(0, 4096));
+  if (!m) return;
+  const auto& row = *m->row;
+  if (row.klass == "info-only") return;
+  // A warning-level print (Python logging WARNING, glog W, warnings.warn, TORCH_WARN) is the library
+  // carrying on; NCCL's WARN is its error channel (every failure it returns prints one).
+  const bool observation = knowledge::MessageCatalogue::carries_on(row) ||
+                           (level == LineLevel::warn && row.project != "nccl");
+  auto& kept = result_.catalogued;
+  const bool generic = row.klass == "other";
+  std::size_t same = 0;
+  for (const auto& c : kept) same += c.observation == observation && (c.row->klass == "other") == generic;
+  if (same >= opts_.max_catalogued) return;
+  CataloguedLine c;
+  c.row = &row;
+  c.observation = observation;
+  c.file = file;
+  c.line = lineno;
+  c.order = order_++;
+  c.rank = who.rank ? who.rank : hints_[file].rank;
+  c.host = who.host ? who.host : hints_[file].host;
+  c.pid = who.pid ? who.pid : hints_[file].pid;
+  c.time = who.time;
+  c.time_is_epoch = who.epoch;
+  c.time_text = who.time_text;
+  c.text = evidence_text(line);
+  kept.push_back(std::move(c));
+}
+
 // Records this line's failure signatures among the file's recent ones, then marks every hit whose
 // refinement names a signature seen within the window (same rank when both are known).
 void Scanner::refine_hits(std::size_t file, long long lineno, std::optional<int> rank, std::size_t from,
@@ -585,6 +635,9 @@ const ScanResult& Scanner::finish() {
     }
     if (h.earliest) resolve(*h.earliest);
   }
+  for (auto& c : result_.catalogued)
+    if (!c.rank && c.host && c.pid)
+      if (auto it = pid_rank.find({*c.host, *c.pid}); it != pid_rank.end()) c.rank = it->second;
   return result_;
 }
 

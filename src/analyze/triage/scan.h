@@ -19,6 +19,7 @@ struct ScanOptions {
   std::size_t max_samples = 8;        // full events kept per signature
   std::size_t max_processes = 100000; // bound on distinct host:pid keys (hostile input)
   std::size_t max_error_lines = 8;    // unexplained error-evidence lines kept for the fallback
+  std::size_t max_catalogued = 16;    // catalogue lines kept per kind (failure, generic, observation)
 };
 
 class Scanner {
@@ -88,6 +89,10 @@ class Scanner {
   // A line no signature matched: scored for error evidence (the fallback verdict's input).
   void note_error_evidence(std::size_t file, long long lineno, std::string_view line, std::string_view text,
                            const Who& who);
+
+  // A line that looks like an error (not INFO): the catalogue text it carries, if any.
+  void note_catalogued(std::size_t file, long long lineno, std::string_view line, std::string_view text,
+                       LineLevel level, const Who& who);
 
   const knowledge::SignatureSet& sigs_;
   ScanOptions opts_;

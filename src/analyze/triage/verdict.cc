@@ -4,7 +4,9 @@
 #include <set>
 
 #include "analyze/triage/cascade.h"
+#include "analyze/triage/catalogued.h"
 #include "analyze/triage/derived.h"
+#include "analyze/triage/evidence.h"
 #include "analyze/triage/fallback.h"
 #include "core/semver.h"
 #include "core/strings.h"
@@ -34,16 +36,7 @@ std::string peer_host(std::string p) {
   return p;
 }
 
-core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) {
-  core::Evidence e;
-  e.file = ev.file < input.files.size() ? input.files[ev.file] : std::string();
-  e.line = ev.line;
-  e.rank = ev.rank;
-  e.host = ev.host;
-  if (!ev.time_text.empty()) e.time = ev.time_text;
-  e.text = ev.text;
-  return e;
-}
+core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) { return evidence_at(ev, input); }
 
 ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig, const InputSummary& input,
                         std::size_t max_evidence) {
@@ -226,6 +219,9 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
+  // A known message of NCCL/PyTorch/vLLM/CUDA where nothing else names a cause (before the
+  // single-node inference and the inferred verdict: a cited text beats reading the job's shape or words).
+  if (auto cat = catalogued_verdict(all, scan, sigs)) all.push_back(std::move(*cat));
   if (auto fb = silent_single_node_exit(all, scan, sigs)) all.push_back(std::move(*fb));
   // Never `none` on a log that holds an error: the strongest unexplained error line, inferred.
   if (std::none_of(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; }))

@@ -1,4 +1,4 @@
-// The message catalogue (../shared/reference/messages.tsv: every WARN/failure text of NCCL
+// The message catalogue (src/knowledge/data/messages.tsv, a copy of ../shared/reference/messages.tsv: every WARN/failure text of NCCL
 // 2.3-2.30, PyTorch c10d/elastic, vLLM distributed, CUDA runtime, with a proposed root-cause class;
 // columns and classes in messages.md). Each format string is filled with sample values and given
 // the prefix it is printed with (NCCL "host:pid:tid [dev] NCCL WARN|INFO ", glog, Python logging,
@@ -6,7 +6,8 @@
 // and without. The verdict must carry the catalogue's class (`info-only` -> no failure).
 //
 // The catalogue's classes are a proposal (rules over the text); where one is wrong, the right class
-// and the reason are in tests/data/triage/catalogue/corrections.tsv (never silently). Coverage per
+// and the reason are in src/knowledge/data/messages_corrections.tsv (never silently; triage applies
+// them too). Coverage per
 // project (rows with the right class / failure rows) is printed, and must not fall below
 // tests/data/triage/catalogue/floors.tsv: the test fails when a change loses coverage.
 #include <gtest/gtest.h>
@@ -125,12 +126,13 @@ struct Tally {
 };
 
 TEST(MessageCatalogue, ClassPerProject) {
-  const std::string path = std::string(NCDX_SHARED_DIR) + "/reference/messages.tsv";
+  const std::string data = std::string(NCDX_TEST_DATA) + "/../../src/knowledge/data/";
+  const std::string path = data + "messages.tsv";
   std::ifstream in(path);
-  if (!in) GTEST_SKIP() << "catalogue not present: " << path << " (../shared beside the checkout)";
+  ASSERT_TRUE(in) << "catalogue not present: " << path;
   std::map<std::pair<std::string, std::string>, std::pair<std::string, std::string>> corrections;
   {
-    std::ifstream c(std::string(NCDX_TEST_DATA) + "/triage/catalogue/corrections.tsv");
+    std::ifstream c(data + "messages_corrections.tsv");
     std::string line;
     while (std::getline(c, line)) {
       if (line.empty() || line[0] == '#') continue;

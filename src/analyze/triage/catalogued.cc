@@ -1,0 +1,102 @@
+#include "analyze/triage/catalogued.h"
+
+#include <algorithm>
+#include <string>
+
+#include "analyze/triage/evidence.h"
+
+namespace ncdx::analyze {
+namespace {
+
+bool before(const CataloguedLine& a, const CataloguedLine& b) {
+  if (a.time && b.time && a.time_is_epoch == b.time_is_epoch && a.file != b.file) return *a.time < *b.time;
+  return a.order < b.order;
+}
+
+// The texts a rank prints when its peer went away: a socket closed or reset, a collective that
+// timed out waiting. The rank that crashed first holds the cause (cascade.cc reasons the same way).
+bool victim_class(const std::string& k) { return k == "network-socket" || k == "timeout-hang"; }
+
+// Whether the launcher saw a rank other than `rank` fail first or die of a signal.
+bool other_rank_failed_first(const ScanResult& scan, const std::optional<int>& rank) {
+  int failed = 0;
+  for (const auto& [r, e] : scan.exits) {
+    if (!(e.root_cause || e.first_failed || e.signal)) continue;
+    if (rank && r == *rank) continue;
+    ++failed;
+  }
+  // A line without a rank in a job of one process is that process's own.
+  return failed > 0 && (rank || scan.exits.size() > 1);
+}
+
+std::string project_name(const std::string& p) {
+  return p == "nccl" ? "NCCL" : p == "pytorch" ? "PyTorch" : p == "vllm" ? "vLLM" : p == "cuda" ? "CUDA" : p;
+}
+
+core::Evidence evidence_of(const CataloguedLine& c, const InputSummary& input) {
+  core::Evidence e = evidence_at(c, input);
+  e.text += "  [" + knowledge::MessageCatalogue::citation(*c.row) + "]";  // where the text comes from
+  return e;
+}
+
+}  // namespace
+
+std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>& found, const ScanResult& scan,
+                                                const knowledge::SignatureSet& sigs) {
+  if (scan.catalogued.empty()) return std::nullopt;
+  bool any_failure = false;
+  double top = 0;
+  for (const auto& f : found) {
+    if (f.finding.severity < core::Severity::warn) continue;  // an observation, not a cause
+    const auto* sig = sigs.find(f.finding.id);
+    const bool catch_all =
+        sig && sig->klass == "other" && sig->priority <= 3 && sig->role != knowledge::Role::context;
+    if (!catch_all && f.finding.klass != "other") return std::nullopt;  // something names a cause
+    any_failure = true;
+    top = std::max(top, f.score);
+  }
+  const CataloguedLine* pick = nullptr;
+  auto consider = [&](auto&& ok) {
+    for (const auto& c : scan.catalogued)
+      if (!c.observation && ok(c) && (!pick || before(c, *pick))) pick = &c;
+  };
+  consider([](const CataloguedLine& c) { return c.row->klass != "other" && !victim_class(c.row->klass); });
+  if (!pick)
+    consider([&](const CataloguedLine& c) {
+      return victim_class(c.row->klass) && !other_rank_failed_first(scan, c.rank);
+    });
+  // A generic wrapper says only that an error happened; the catch-all finding (or the inferred
+  // verdict) already says that much, with a class read from the words.
+  if (!pick && !any_failure) consider([](const CataloguedLine& c) { return c.row->klass == "other"; });
+  if (!pick) return std::nullopt;
+
+  const auto& row = *pick->row;
+  const std::string cite = knowledge::MessageCatalogue::citation(row);
+  ScoredFinding sf;
+  auto& f = sf.finding;
+  f.id = "triage.catalogued";
+  f.klass = row.klass;
+  f.severity = row.klass == "other" ? core::Severity::warn : core::Severity::error;
+  f.title = "A known " + project_name(row.project) + " message: " + row.klass;
+  f.summary = "No failure signature names a cause, but this line is " + project_name(row.project) +
+              "'s own message (" + cite + ", printed by " + row.kind + "). The message catalogue gives its class as " +
+              row.klass +
+              (row.correction.empty() ? std::string(" (a proposal from the message's words and source file)")
+                                      : " (corrected: " + row.correction + ")") +
+              "; read the source line for what failed.";
+  f.evidence.push_back(evidence_of(*pick, scan.input));
+  for (const auto& c : scan.catalogued) {
+    if (f.evidence.size() >= 4) break;
+    if (&c != pick && !c.observation && c.row->klass == row.klass) f.evidence.push_back(evidence_of(c, scan.input));
+  }
+  if (pick->rank) f.culprit.ranks = {*pick->rank};
+  if (pick->host) f.culprit.hosts = {*pick->host};
+  f.fixes = {{"Read the message's source (" + cite +
+                  ") for the condition that prints it; rerun with more logging so the failing call is named",
+              "NCCL_DEBUG=WARN TORCH_DISTRIBUTED_DEBUG=DETAIL", std::nullopt, std::nullopt, std::nullopt}};
+  f.confidence = row.klass == "other" ? 0.35 : row.correction.empty() ? 0.55 : 0.65;
+  sf.score = any_failure ? top + 1 : 2;  // above the catch-alls it explains, below every cause
+  return sf;
+}
+
+}  // namespace ncdx::analyze

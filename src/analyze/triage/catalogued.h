@@ -1,0 +1,23 @@
+#pragma once
+// The verdict from a catalogued message (knowledge/message_catalogue.h): when no signature or
+// derived finding names a cause, a line that carries one of NCCL's, PyTorch's, vLLM's or CUDA's
+// own texts names it, with the row's source file, line and version range as its citation.
+#include <optional>
+#include <vector>
+
+#include "analyze/triage/model.h"
+#include "analyze/triage/verdict.h"
+#include "knowledge/signatures.h"
+
+namespace ncdx::analyze {
+
+// `found`: the findings so far. None when one of them (severity >= warn) names a cause, i.e. has a
+// class other than `other` and does not come from a catch-all signature (an unclassified NCCL WARN,
+// a bare exception: their class is inferred from words, the catalogue knows the message). The line
+// chosen: the earliest failure-class one, a network-socket or timeout text set aside when another
+// rank crashed first (the victims of a dead rank print "Connection closed by peer"); a generic
+// wrapper row (class `other`: "NCCL error in:", ncclSystemError) only when nothing else is there.
+std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>& found, const ScanResult& scan,
+                                                const knowledge::SignatureSet& sigs);
+
+}  // namespace ncdx::analyze
