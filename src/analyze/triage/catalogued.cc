@@ -4,6 +4,7 @@
 #include <string>
 
 #include "analyze/triage/evidence.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -73,17 +74,17 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
   const auto& row = *pick->row;
   const std::string cite = knowledge::MessageCatalogue::citation(row);
   ScoredFinding sf;
+  sf.finding = knowledge::make_finding(
+      "triage.catalogued",
+      {{"project", project_name(row.project)},
+       {"klass", row.klass},
+       {"cite", cite},
+       {"kind", row.kind},
+       {"provenance", row.correction.empty() ? std::string("a proposal from the message's words and source file")
+                                             : "corrected: " + row.correction}});
   auto& f = sf.finding;
-  f.id = "triage.catalogued";
-  f.klass = row.klass;
+  f.klass = row.klass;  // the matched row's, not the table's generic one
   f.severity = row.klass == "other" ? core::Severity::warn : core::Severity::error;
-  f.title = "A known " + project_name(row.project) + " message: " + row.klass;
-  f.summary = "No failure signature names a cause, but this line is " + project_name(row.project) +
-              "'s own message (" + cite + ", printed by " + row.kind + "). The message catalogue gives its class as " +
-              row.klass +
-              (row.correction.empty() ? std::string(" (a proposal from the message's words and source file)")
-                                      : " (corrected: " + row.correction + ")") +
-              "; read the source line for what failed.";
   f.evidence.push_back(evidence_of(*pick, scan.input));
   for (const auto& c : scan.catalogued) {
     if (f.evidence.size() >= 4) break;
@@ -91,9 +92,6 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
   }
   if (pick->rank) f.culprit.ranks = {*pick->rank};
   if (pick->host) f.culprit.hosts = {*pick->host};
-  f.fixes = {{"Read the message's source (" + cite +
-                  ") for the condition that prints it; rerun with more logging so the failing call is named",
-              "NCCL_DEBUG=WARN TORCH_DISTRIBUTED_DEBUG=DETAIL", std::nullopt, std::nullopt, std::nullopt}};
   f.confidence = row.klass == "other" ? 0.35 : row.correction.empty() ? 0.55 : 0.65;
   sf.score = any_failure ? top + 1 : 2;  // above the catch-alls it explains, below every cause
   return sf;
