@@ -35,9 +35,12 @@ nlohmann::json summary_json(const std::vector<analyze::ResultDoc>& docs, bool ti
   j["inputs"] = nlohmann::json::array();
   core::Tally all;  // every input's items: the report's own summary
   for (const auto& d : docs) {
-    core::Tally n;
-    for (const auto& i : d.items)
-      if (auto o = core::parse_outcome(i.status)) n.add(*o), all.add(*o);
+    core::Tally n;  // the document's own count when it has one, else its items counted here
+    if (d.summary) n = *d.summary;
+    else
+      for (const auto& i : d.items)
+        if (auto o = core::parse_outcome(i.status)) n.add(*o);
+    all.pass += n.pass, all.info += n.info, all.warn += n.warn, all.fail += n.fail, all.skip += n.skip;
     j["inputs"].push_back({{"path", d.path},
                            {"schema", d.schema},
                            {"command", d.command},

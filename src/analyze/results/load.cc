@@ -199,6 +199,19 @@ core::Result<ResultDoc> normalise_result(const json& doc, const std::string& pat
   std::stable_sort(r.items.begin(), r.items.end(),
                    [](const ResultItem& a, const ResultItem& b) { return rank(a.status) < rank(b.status); });
   find_matrices(doc, "", 0, r.matrices);
+  if (auto it = doc.find("summary"); it != doc.end() && it->is_object()) {
+    core::Tally t;
+    bool whole = true;
+    for (auto [key, field] : {std::pair{"pass", &t.pass}, {"info", &t.info}, {"warn", &t.warn}, {"fail", &t.fail}, {"skip", &t.skip}}) {
+      auto v = it->find(key);
+      if (v == it->end() || !v->is_number_integer() || v->get<long long>() < 0 || v->get<long long>() > 1'000'000'000) {
+        whole = false;
+        break;
+      }
+      *field = static_cast<int>(v->get<long long>());
+    }
+    if (whole) r.summary = t;
+  }
   r.exit_code = 0;
   for (const auto& i : r.items) {
     if (i.status == "FAIL") r.exit_code = 2;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/outcome.h"
 #include "core/result.h"
 
 namespace ncdx::analyze {
@@ -40,6 +41,10 @@ struct ResultDoc {
   std::vector<ResultItem> items;      // failures first, then WARN, INFO, PASS, SKIP; stable within
   std::vector<ResultMatrix> matrices;
   int exit_code = 0;    // 0/1/2 from the worst item (SKIP and INFO count as healthy)
+  // The document's own `summary` {status, pass, info, warn, fail, skip} (every judging command
+  // writes one): what the producer judged, which may be more than the items listed here (doctor's
+  // skipped measurements, topo's pick warnings). Absent in results of older ncdx versions.
+  std::optional<core::Tally> summary;
 };
 
 // Reads and normalises each file. Missing → 66; unreadable JSON, or JSON that is not an ncdx
