@@ -1,6 +1,7 @@
 // Advice that never contradicts itself (issue #13 item 6): every env setting that a triage
-// signature's fix prints, and every NCCL_/TORCH_ setting a doctor fix text shows
-// (knowledge/data/doctor_fixes.yaml), is run through `ncdx env lint` (lint_env) for the NCCL
+// signature's fix prints, every NCCL_/TORCH_ setting a doctor fix text shows
+// (knowledge/data/doctor_fixes.yaml) and every setting a derived finding's fix shows
+// (knowledge/data/findings.yaml: triage, Flight Recorder, topology) is run through `ncdx env lint` (lint_env) for the NCCL
 // version and fabric the fix applies to; so is every setting the lint itself recommends (what
 // doctor's env.* checks print as their fix). A WARN or FAIL is a test failure unless
 // tests/data/advice/lint_tradeoffs.tsv accepts that (advice id, rule) pair with a reason; a row
@@ -19,6 +20,7 @@
 #include "core/semver.h"
 #include "core/strings.h"
 #include "knowledge/doctor_fixes.h"
+#include "knowledge/findings.h"
 #include "knowledge/signatures.h"
 
 using namespace ncdx;
@@ -191,4 +193,23 @@ TEST(AdviceLint, EveryFixEnvPassesTheLintOrIsAnAcceptedTradeoff) {
       if (fix.env) l.lint(sig.id, *fix.env, fix.applies);
   EXPECT_GT(l.linted, 50) << "fewer fix env settings than expected: is signatures.yaml read?";
   l.report("");  // signature ids carry no "doctor:"/"lint:" prefix
+}
+
+// The derived findings' fixes (knowledge/data/findings.yaml: triage, Flight Recorder, topology):
+// their env settings and every setting their action text shows, for the versions they target.
+TEST(AdviceLint, EveryFindingFixPassesTheLintOrIsAnAcceptedTradeoff) {
+  ASSERT_TRUE(knowledge::finding_table_status()) << knowledge::finding_table_status().message();
+  AdviceLinter l;
+  for (const auto& def : knowledge::finding_table())
+    for (const auto& fix : def.fixes) {
+      std::string env = fix.env.value_or("");
+      const std::string prose = settings_in(fix.action);
+      if (!prose.empty()) env += (env.empty() ? "" : " ") + prose;
+      if (env.empty() || env.find('{') != std::string::npos) continue;  // a setting filled in by the analysis
+      if (fix.applies && fix.applies->find("NCCL") != std::string::npos) l.lint("finding:" + def.id, env, fix.applies);
+      else
+        for (const char* v : {"2.18.3", "2.21.5", "2.24.3", "2.27.5"}) l.lint("finding:" + def.id, env, fix.applies, core::V(v));
+    }
+  EXPECT_GE(l.linted, 4) << "fewer finding fixes with settings than expected: is findings.yaml read?";
+  l.report("finding:");
 }
