@@ -88,6 +88,10 @@ class Interp {
     if (a.size() == 3 && a[1] == "!=") return a[0] != a[2];
     return std::nullopt;
   }
+  // Positional parameters taken at their default ("${1:-vllm}"): said once, as a branch is.
+  void note_defaults(const Expansion& ex, int line) {
+    for (const auto& d : ex.defaulted) defaulted_.emplace(d, line);
+  }
   void branch_note(int line, const std::string& what) {
     rs_.issues.push_back({"script.branch", line, "branch", what, ""});
   }
@@ -133,6 +137,7 @@ class Interp {
       bool known = true;
       for (const auto& word : array_words(body)) {
         auto ex = expand_word(word, lookup());
+        note_defaults(ex, w.line);
         for (const auto& u : ex.undefined) undefined(w.line, u, "array " + name);
         if (!ex.unresolved.empty()) {
           known = false;
@@ -144,6 +149,7 @@ class Interp {
       if (known) v.value = elems.empty() ? std::string() : elems.front();
     } else {
       auto ex = expand_word(raw, lookup());
+      note_defaults(ex, w.line);
       if (!ex.unresolved.empty()) {
         v.why_unknown = ex.unresolved.front();
       } else {
@@ -297,6 +303,7 @@ class Interp {
 
   std::set<std::string> exported_;
   std::set<std::string> assumed_unset_;
+  std::map<std::string, int> defaulted_;  // "${1:-vllm}" -> the first line it was used on
 
   void find_entry(const ShellCommand& c, std::size_t from, const std::vector<std::size_t>& prefixes) {
     // Any module of verl (or its recipe/ and examples/ trees): whether verl's wheel has it as an
@@ -323,6 +330,7 @@ class Interp {
   void collect_args(const std::vector<ShellWord>& w, std::size_t from) {
     for (std::size_t a = from; a < w.size(); ++a) {
       auto ex = expand_word(w[a].raw, lookup());
+      note_defaults(ex, w[a].line);
       // "$@" / $@: the caller's extra overrides (ncdx takes them after --)
       if (ex.positional_all && (ex.fields.empty() || (ex.fields.size() == 1 && ex.fields[0].empty()))) continue;
       std::string key = ex.fields.empty() ? std::string() : ex.fields[0].substr(0, ex.fields[0].find('='));
@@ -372,6 +380,15 @@ class Interp {
         rs_.issues.push_back({"script.missing-dollar", o.line, o.text.substr(0, eq),
                               "'" + o.text + "' passes the literal text '" + val + "', but the script sets a variable " +
                                   val + " (line " + std::to_string(assigned_line_[val]) + "): missing '$' (use $" + val + ")?", val});
+    }
+    if (!defaulted_.empty()) {
+      std::vector<std::string> texts;
+      int first = 0;
+      for (const auto& [t, line] : defaulted_) {
+        texts.push_back(t);
+        first = first == 0 ? line : std::min(first, line);
+      }
+      branch_note(first, "audited as run without arguments: " + core::join(texts, ", ") + " took the default");
     }
     if (!assumed_unset_.empty()) {
       std::vector<std::string> names(assumed_unset_.begin(), assumed_unset_.end());

@@ -1,5 +1,6 @@
 #include "analyze/config/shell_expand.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include "core/strings.h"
@@ -224,8 +225,10 @@ std::string dollar(std::string_view raw, std::size_t& i, const ShellLookup& look
       auto v = lookup(body.substr(1, body.size() - 4));
       if (v && v->array) return std::to_string(v->array->size());
     }
-    if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0])) || (!op.empty() && op[0] == '[') ||
-        body[0] == '#' || body[0] == '!') {
+    const bool positional = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+    const bool with_default = op.rfind(":-", 0) == 0 || op.rfind("-", 0) == 0 || op.rfind(":=", 0) == 0 || op.rfind("=", 0) == 0;
+    if (name.empty() || (std::isdigit(static_cast<unsigned char>(name[0])) && !(positional && with_default)) ||
+        (!op.empty() && op[0] == '[') || body[0] == '#' || body[0] == '!') {
       ex.unresolved.push_back("${" + body + "} (positional parameter, array or indirection)");
       return "";
     }
@@ -243,8 +246,13 @@ std::string dollar(std::string_view raw, std::size_t& i, const ShellLookup& look
       Expansion inner = expand_word(w, lookup);
       for (auto& u : inner.unresolved) ex.unresolved.push_back(u);
       for (auto& u : inner.undefined) ex.undefined.push_back(u);
+      for (auto& u : inner.defaulted) ex.defaulted.push_back(u);
       return core::join(inner.fields, " ");
     };
+    if (positional) {  // ${1:-word} / ${1-word} / ${1:=word}: run without arguments, the word
+      ex.defaulted.push_back("${" + body + "}");
+      return sub(op.substr(op[0] == ':' ? 2 : 1));
+    }
     if (op.empty()) {
       if (!val) ex.undefined.push_back(name);
       return val.value_or("");

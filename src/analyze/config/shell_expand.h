@@ -28,6 +28,9 @@ struct Expansion {
   std::vector<std::string> unresolved;   // reasons ("$(date) is a command substitution")
   std::vector<std::string> undefined;    // variables used but never set (expanded to "")
   bool positional_all = false;           // the word was $@ / "$@" / $*
+  // "${1:-vllm}": positional parameters whose default was taken. The script is audited as run
+  // without arguments (how its authors document it: `bash run.sh`), so the default is the value.
+  std::vector<std::string> defaulted;
 };
 
 Expansion expand_word(std::string_view raw, const ShellLookup& lookup);

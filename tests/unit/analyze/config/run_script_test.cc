@@ -179,3 +179,19 @@ TEST(RunScript, BackslashEndingTheFileAfterARedirection) {
   }
   SUCCEED();
 }
+
+// `ENGINE=${1:-vllm}` (verl's examples/grpo_trainer/run_glm41v_9b.sh at v0.7.0): the script as
+// documented, run without arguments, takes the default; the audit says so instead of calling the
+// value unknown. A bare $1 (no default) stays unresolved.
+TEST(RunScript, PositionalParametersTakeTheirDefaultAndSaySo) {
+  auto r = parse("ENGINE=${1:-vllm}\nN=${2-8}\n"
+                 "python3 -m verl.trainer.main_ppo a.e=$ENGINE a.n=$N a.x=x_${3:-a} a.y=$4\n");
+  ASSERT_EQ(r.overrides.size(), 4u);
+  EXPECT_EQ(r.overrides[0].text, "a.e=vllm");
+  EXPECT_EQ(r.overrides[1].text, "a.n=8");
+  EXPECT_EQ(r.overrides[2].text, "a.x=x_a");
+  EXPECT_FALSE(r.overrides[3].unresolved.empty());
+  EXPECT_TRUE(has_issue(r, "script.branch", "branch"));
+  EXPECT_TRUE(has_issue(r, "script.unresolved", "a.y"));
+  EXPECT_FALSE(has_issue(r, "script.unresolved", "a.e"));
+}
