@@ -27,6 +27,7 @@ fuzz_seeds() {
   [ -d "fuzz/corpus/$1" ] && echo "fuzz/corpus/$1"
   case "$1" in
     run_script_fuzz) echo "tests/data/audit/examples" ;;
+    results_load_fuzz) echo "tests/data/report" ;;
   esac
   return 0
 }
