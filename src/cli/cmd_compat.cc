@@ -1,5 +1,5 @@
 // `ncdx compat`: detect (or take as flags) driver / CUDA / NCCL / torch / verl / vLLM / SGLang
-// versions and check them against knowledge/data/compat.yaml (analyze/compat/compat.h).
+// versions and check them against knowledge/data/compat.yaml and compat_pins.tsv (analyze/compat/compat.h).
 #include <cstdio>
 #include <iostream>
 

@@ -5,29 +5,13 @@
 #include <cctype>
 
 #include "core/finding.h"
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 namespace {
 
-struct Loaded {
-  ErrorTokens table;
-  core::Status status;
-};
-
-const Loaded& loaded() {
-  static const Loaded l = [] {
-    Loaded out;
-    auto text = embedded("error_tokens.yaml");
-    if (!text) {
-      out.status = core::Status::internal("knowledge file not embedded: error_tokens.yaml");
-      return out;
-    }
-    auto r = parse_error_tokens(*text, "knowledge/error_tokens.yaml");
-    if (!r.ok()) out.status = core::Status::internal(r.status().message());  // ships with us: our bug
-    else out.table = std::move(r).value();
-    return out;
-  }();
+const core::Result<ErrorTokens>& loaded() {
+  static const auto l = parse_embedded<ErrorTokens>("error_tokens.yaml", parse_error_tokens);
   return l;
 }
 
@@ -40,8 +24,11 @@ std::string lower_token(const YAML::Node& n, const std::string& where) {
 
 }  // namespace
 
-const ErrorTokens& error_tokens() { return loaded().table; }
-core::Status error_tokens_status() { return loaded().status; }
+const ErrorTokens& error_tokens() {
+  static const ErrorTokens none;
+  return loaded().ok() ? loaded().value() : none;
+}
+core::Status error_tokens_status() { return loaded().ok() ? core::Status() : loaded().status(); }
 
 namespace {
 bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z'); }
@@ -68,6 +55,12 @@ std::string_view family_class(std::string_view lower_text, const ErrorTokens& t)
     if (n > most) most = n, best = fam.klass;
   }
   return best;
+}
+
+std::string exception_type_class(std::string_view name, const ErrorTokens& t) {
+  if (auto it = t.exception_class.find(std::string(name)); it != t.exception_class.end()) return it->second;
+  if (t.exception_by_words.count(std::string(name))) return "";
+  return "other";
 }
 
 core::Result<ErrorTokens> parse_error_tokens(std::string_view yaml_text, std::string_view source_name) {
@@ -102,6 +95,25 @@ core::Result<ErrorTokens> parse_error_tokens(std::string_view yaml_text, std::st
     if (const YAML::Node q = root["quiet"]) {
       if (!q.IsSequence()) return core::Status::bad_input(src + ":" + std::to_string(q.Mark().line + 1) + ": 'quiet' is a list");
       for (const auto& t : q) out.quiet.push_back(lower_token(t, src + ":" + std::to_string(t.Mark().line + 1) + ": "));
+    }
+    if (const YAML::Node q = root["labels"]) {
+      if (!q.IsSequence()) return core::Status::bad_input(src + ":" + std::to_string(q.Mark().line + 1) + ": 'labels' is a list");
+      for (const auto& t : q) out.labels.push_back(lower_token(t, src + ":" + std::to_string(t.Mark().line + 1) + ": "));
+    }
+    if (const YAML::Node x = root["exceptions"]) {
+      const std::string where = src + ":" + std::to_string(x.Mark().line + 1) + ": ";
+      if (!x.IsMap() || !x["by_words"].IsSequence() || !x["by_type"].IsMap())
+        return core::Status::bad_input(where + "'exceptions' is {by_words: [...], by_type: {Type: class}}");
+      for (const auto& t : x["by_words"]) {
+        if (!t.IsScalar() || t.Scalar().empty()) return core::Status::bad_input(where + "exception type names are strings");
+        out.exception_by_words.insert(t.Scalar());
+      }
+      for (const auto& kv : x["by_type"]) {
+        const std::string k = kv.second.IsScalar() ? kv.second.Scalar() : "";
+        if (!core::is_failure_class(k) || k == "none")
+          return core::Status::bad_input(where + "unknown class '" + k + "' for " + kv.first.Scalar());
+        out.exception_class[kv.first.Scalar()] = k;
+      }
     }
     if (out.evidence.empty()) return core::Status::bad_input(src + ":1: 'evidence' is empty");
     return out;

@@ -5,7 +5,7 @@
 #include <cctype>
 
 #include "core/strings.h"
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 
@@ -105,11 +105,7 @@ core::Result<GpuModelTable> parse_gpu_models(std::string_view text, std::string_
 }
 
 core::Result<const GpuModelTable*> gpu_models() {
-  static const core::Result<GpuModelTable> table = [] {
-    auto text = embedded("gpu_models.yaml");
-    if (!text) return core::Result<GpuModelTable>(core::Status::internal("gpu_models.yaml not embedded"));
-    return parse_gpu_models(*text, "knowledge/gpu_models.yaml");
-  }();
+  static const auto table = parse_embedded<GpuModelTable>("gpu_models.yaml", parse_gpu_models);
   if (!table.ok()) return table.status();
   return &table.value();
 }

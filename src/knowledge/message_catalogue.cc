@@ -204,10 +204,32 @@ bool MessageCatalogue::matches(const CatalogueRow& r, std::string_view line, std
   return match_from(r.pieces, 0, line, 0, budget);
 }
 
+namespace {
+// The old order within a group: most literal characters (the most specific text), then the
+// newest version.
+bool more_specific(const CatalogueRow& r, const CatalogueRow& best) {
+  if (r.literal != best.literal) return r.literal > best.literal;
+  return version_key(r.last_version) > version_key(best.last_version);
+}
+
+// Whether [at, at+n) of `line` overlaps an occurrence of one of the row's literal pieces.
+bool inside_literal_text(const CatalogueRow& r, std::string_view line, std::size_t at, std::size_t n) {
+  for (const auto& p : r.pieces) {
+    if (p.empty()) continue;
+    for (std::size_t k = line.find(p); k != std::string_view::npos; k = line.find(p, k + 1))
+      if (k < at + n && at < k + p.size()) return true;
+  }
+  return false;
+}
+}  // namespace
+
 std::optional<CatalogueMatch> MessageCatalogue::match(std::string_view line) const {
   if (line.size() < kMinAnchor || by_gram_.empty()) return std::nullopt;
   const auto& gate = gate_;
-  const CatalogueRow* best = nullptr;
+  // The best generic row (class `other`: "NCCL error in: %s:%d, %s", "%s failed: %s"), and every
+  // row with a class that matched, with where its anchor was found (a line holds a few at most).
+  const CatalogueRow* wrapper = nullptr;
+  std::vector<std::pair<const CatalogueRow*, std::size_t>> named;
   for (std::size_t i = 0; i + kMinAnchor <= line.size(); ++i) {
     const std::uint64_t g = gram(line.data() + i);
     if (!gate.test(gate_bit(g))) continue;
@@ -215,14 +237,29 @@ std::optional<CatalogueMatch> MessageCatalogue::match(std::string_view line) con
     if (it == by_gram_.end()) continue;
     for (std::uint32_t idx : it->second) {
       const CatalogueRow& r = rows_[idx];
-      if (best && (r.literal < best->literal ||
-                   (r.literal == best->literal && version_key(r.last_version) <= version_key(best->last_version))))
-        continue;
-      if (matches(r, line, i)) best = &r;
+      if (r.klass == "other" && wrapper && !more_specific(r, *wrapper)) continue;
+      if (!matches(r, line, i)) continue;
+      if (r.klass == "other") wrapper = &r;
+      else if (named.size() < 64) named.emplace_back(&r, i);
     }
   }
-  if (!best) return std::nullopt;
-  return CatalogueMatch{best};
+  // A wrapper carries the message it wraps in its holes, on the same line: that wrapped text names
+  // the failure, the wrapper only that one happened. So a row with a class found outside the
+  // wrapper's own words wins; one found inside them is part of the wrapper's text, and the more
+  // specific text decides.
+  const CatalogueRow* wrapped = nullptr;
+  const CatalogueRow* any = nullptr;
+  for (const auto& [r, at] : named) {
+    if (!any || more_specific(*r, *any)) any = r;
+    // An info-only text in a wrapper's hole does not make the wrapper's error go away.
+    if (wrapper && (r->klass == "info-only" || inside_literal_text(*wrapper, line, at, r->pieces[r->anchor].size())))
+      continue;
+    if (!wrapped || more_specific(*r, *wrapped)) wrapped = r;
+  }
+  if (wrapped) return CatalogueMatch{wrapped};
+  if (!wrapper && !any) return std::nullopt;
+  if (!wrapper || !any) return CatalogueMatch{wrapper ? wrapper : any};
+  return CatalogueMatch{more_specific(*any, *wrapper) ? any : wrapper};
 }
 
 std::string MessageCatalogue::citation(const CatalogueRow& r) {

@@ -39,7 +39,9 @@ class MessageCatalogue {
   // Rows parsed from `tsv` (the messages.tsv columns); `corrections`: project, format, class, reason.
   static MessageCatalogue parse(std::string_view tsv, std::string_view corrections);
   // The most specific row whose text is on `line` (most literal characters; ties: the newest
-  // version), or none. Lines are single log lines: a format's `\n` ends the part that is matched.
+  // version), or none — except that a row with a class found outside a generic `other` wrapper's
+  // own words is the message that wrapper wraps, and wins. Lines are single log lines: a format's
+  // `\n` ends the part that is matched.
   std::optional<CatalogueMatch> match(std::string_view line) const;
   const std::vector<CatalogueRow>& rows() const { return rows_; }
   std::size_t indexed() const { return indexed_; }

@@ -2,7 +2,7 @@
 
 #include <yaml-cpp/yaml.h>
 
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 namespace {
@@ -72,11 +72,7 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
 }
 
 core::Result<const std::vector<NcclTuningFamily>*> nccl_tuning() {
-  static const core::Result<std::vector<NcclTuningFamily>> loaded = [] {
-    auto text = embedded("nccl_tuning.yaml");
-    if (!text) return core::Result<std::vector<NcclTuningFamily>>(core::Status::internal("nccl_tuning.yaml not embedded"));
-    return parse_nccl_tuning(*text, "nccl_tuning.yaml");
-  }();
+  static const auto loaded = parse_embedded<std::vector<NcclTuningFamily>>("nccl_tuning.yaml", parse_nccl_tuning);
   if (!loaded.ok()) return loaded.status();
   return &loaded.value();
 }

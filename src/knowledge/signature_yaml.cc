@@ -130,10 +130,14 @@ ParsedSignature parse_entry(const YAML::Node& n) {
       if (t == "process") s.exit_report = ExitReport::process;
       else if (t == "rank") s.exit_report = ExitReport::rank;
       else throw SchemaError{line_of(v), "exit_report must be process or rank"};
+    } else if (k == "printed_by") {
+      const std::string t = scalar(v, "printed_by");
+      if (t != "launcher" && t != "rank") throw SchemaError{line_of(v), "printed_by must be launcher or rank"};
+      s.by_launcher = t == "launcher";
     } else {
       throw SchemaError{line_of(kv.first), "unknown key '" + k +
                                                "' (expected id, class, severity, role, priority, title, cause, "
-                                               "patterns, fixes, refs, examples, refine, exit_report)"};
+                                               "patterns, fixes, refs, examples, refine, exit_report, printed_by)"};
     }
   }
   for (const char* req : {"id", "class", "severity", "role", "title", "patterns"})

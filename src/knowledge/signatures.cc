@@ -10,7 +10,7 @@
 #include <utility>
 
 #include "knowledge/atom_scanner.h"
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 #include "knowledge/signature_yaml.h"
 #include "knowledge/simple_pattern.h"
 
@@ -83,12 +83,9 @@ const Signature* SignatureSet::find(std::string_view id) const {
 }
 
 core::Result<SignatureSet> SignatureSet::load_embedded() {
-  auto text = embedded("signatures.yaml");
-  if (!text) return core::Status::internal("knowledge file not embedded: signatures.yaml");
-  auto set = load(*text, "knowledge/signatures.yaml");
-  // The file ships inside the binary, so a problem with it is our bug, not the user's input.
-  if (!set.ok()) return core::Status::internal(set.status().message());
-  return set;
+  return parse_embedded<SignatureSet>("signatures.yaml", [](std::string_view text, const std::string& source) {
+    return load(text, source);
+  });
 }
 
 core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::string_view source_name) {

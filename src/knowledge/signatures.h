@@ -55,6 +55,9 @@ struct Signature {
   // else naming a cause, triage infers from the job's shape why it exited (triage/fallback.cc).
   // `rank`: the line names the rank that exited, a culprit for a verdict without one (verdict.cc).
   ExitReport exit_report = ExitReport::none;
+  // Printed by the launcher, scheduler, shell or kernel about a process (`printed_by: launcher`),
+  // not by the rank's own code: it says that a process ended, not why (triage/cascade.cc).
+  bool by_launcher = false;
 };
 
 struct SignatureMatch {

@@ -4,7 +4,7 @@
 
 #include <map>
 
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 #include "knowledge/yaml_json.h"
 
 namespace ncdx::knowledge {
@@ -125,9 +125,9 @@ void VerlSchema::attach(const VerlFacts& f) {
 
 core::Result<const VerlSchema*> VerlSchema::get() {
   static const core::Result<VerlSchema> parsed = [] {
-    auto text = embedded("verl_schema.yaml");
-    if (!text) return core::Result<VerlSchema>(core::Status::internal("verl_schema.yaml not embedded"));
-    auto s = parse_verl_schema(*text);
+    auto s = parse_embedded<VerlSchema>("verl_schema.yaml", [](std::string_view text, const std::string&) {
+      return parse_verl_schema(text);
+    });
     if (!s) return s;
     auto f = VerlFacts::get();
     if (!f) return core::Result<VerlSchema>(f.status());

@@ -5,29 +5,13 @@
 #include <algorithm>
 #include <set>
 
-#include "knowledge/embedded.h"
+#include "knowledge/yaml_load.h"
 
 namespace ncdx::knowledge {
 namespace {
 
-struct Loaded {
-  std::vector<XidInfo> table;
-  core::Status status;
-};
-
-const Loaded& loaded() {
-  static const Loaded l = [] {
-    Loaded out;
-    auto text = embedded("xid.yaml");
-    if (!text) {
-      out.status = core::Status::internal("knowledge file not embedded: xid.yaml");
-      return out;
-    }
-    auto r = parse_xid_yaml(*text, "knowledge/xid.yaml");
-    if (!r.ok()) out.status = core::Status::internal(r.status().message());  // ships with us: our bug
-    else out.table = std::move(r).value();
-    return out;
-  }();
+const EmbeddedTable<XidInfo>& loaded() {
+  static const auto l = load_embedded_table<XidInfo>("xid.yaml", parse_xid_yaml);
   return l;
 }
 
@@ -79,12 +63,12 @@ core::Result<std::vector<XidInfo>> parse_xid_yaml(std::string_view text, std::st
 }
 
 const XidInfo* xid_info(int code) {
-  const auto& t = loaded().table;
+  const auto& t = loaded().rows;
   auto it = std::lower_bound(t.begin(), t.end(), code, [](const XidInfo& x, int c) { return x.code < c; });
   return it != t.end() && it->code == code ? &*it : nullptr;
 }
 
-std::span<const XidInfo> xid_table() { return loaded().table; }
+std::span<const XidInfo> xid_table() { return loaded().rows; }
 core::Status xid_table_status() { return loaded().status; }
 
 }  // namespace ncdx::knowledge

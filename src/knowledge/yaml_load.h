@@ -18,8 +18,21 @@ core::Result<YAML::Node> load_embedded_yaml(std::string_view name);
 // input, "<source>:<line>: …", naming what the list holds (`rows`, e.g. "findings").
 core::Result<YAML::Node> parse_yaml_list(std::string_view text, std::string_view source, std::string_view rows);
 
-// A table parsed once from embedded file `name` by `parse(text, source)`; a file that is missing
-// or does not parse leaves the rows empty and says why in `status` (it ships with us: our bug).
+// The one loader prologue of every knowledge file: `parse(text, "knowledge/<name>")` on the
+// embedded text. A file that is missing or does not parse is our bug, not the user's input (it
+// ships inside the binary), so any error becomes internal (70), keeping the parser's file:line.
+// Call it once, from a function-local static.
+template <class T, class Parse>
+core::Result<T> parse_embedded(std::string_view name, Parse parse) {
+  auto text = embedded(name);
+  if (!text) return core::Status::internal("knowledge file not embedded: " + std::string(name));
+  core::Result<T> r = parse(*text, "knowledge/" + std::string(name));
+  if (!r.ok()) return core::Status::internal(r.status().message());
+  return r;
+}
+
+// A table parsed once by parse_embedded; a broken file leaves the rows empty and says why in
+// `status` (for tables whose users degrade to "no rows" and a test that checks the status).
 template <class Row>
 struct EmbeddedTable {
   std::vector<Row> rows;
@@ -28,13 +41,8 @@ struct EmbeddedTable {
 template <class Row, class Parse>
 EmbeddedTable<Row> load_embedded_table(std::string_view name, Parse parse) {
   EmbeddedTable<Row> out;
-  auto text = embedded(name);
-  if (!text) {
-    out.status = core::Status::internal(std::string(name) + " is not embedded");
-    return out;
-  }
-  core::Result<std::vector<Row>> rows = parse(*text, name);
-  if (!rows) out.status = core::Status::internal(rows.status().message());
+  auto rows = parse_embedded<std::vector<Row>>(name, parse);
+  if (!rows) out.status = rows.status();
   else out.rows = std::move(*rows);
   return out;
 }

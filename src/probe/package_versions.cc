@@ -68,7 +68,8 @@ std::optional<std::string> parse_driver_version(std::string_view text) {
 PythonPackage parse_metadata(std::string_view text, std::string_view where) {
   PythonPackage p;
   p.where = std::string(where);
-  static const std::regex pin(R"(^([A-Za-z0-9_.\-]+)\s*\(?\s*==\s*([A-Za-z0-9_.+\-]+)\s*\)?\s*(;.*)?$)");
+  // Extras on the name are allowed: torch >= 2.11 pins `cuda-toolkit[cudart,...]==13.0.2`.
+  static const std::regex pin(R"(^([A-Za-z0-9_.\-]+)\s*(?:\[[^\]]*\])?\s*\(?\s*==\s*([A-Za-z0-9_.+\-]+)\s*\)?\s*(;.*)?$)");
   for (auto line : core::split(text, '\n')) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty()) break;  // headers end at the first blank line; the body is the README

@@ -112,7 +112,7 @@ audit_golden(example_ray_submit_group 0 ${_a}/golden/example_ray_submit_group.tx
              --nodes 2 --gpus-per-node 8 ${_x}/ray_submit_group.sh)
 audit_golden(example_case_branches 0 ${_a}/golden/example_case_branches.txt 0 ${_common} --verl-version 0.7.1
              --nodes 1 --gpus-per-node 8 ${_x}/case_branches.sh)
-audit_golden(example_sft_torchrun 1 ${_a}/golden/example_sft_torchrun.txt 0 ${_common} --verl-version 0.7.0
+audit_golden(example_sft_torchrun 0 ${_a}/golden/example_sft_torchrun.txt 0 ${_common} --verl-version 0.7.0
              --nodes 1 --gpus-per-node 8 ${_x}/sft_torchrun.sh)
 audit_rc(example_recipe_entry 1 "'-m recipe.dapo.main_dapo' is not an entry point of verl 0.9.1" ${_common}
          --verl-version 0.9.1 ${_x}/recipe_entry.sh)

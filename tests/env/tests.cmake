@@ -49,6 +49,25 @@ ncdx_golden(env compat_old_nccl_venv.80cols 2 WORKDIR ${_env_data} GOLDEN ${_com
 ncdx_env_golden(compat_old_nccl_venv_json 2 ${_compat_data}/golden/h100-old-nccl-venv.json STRIP_CONTEXT SCHEMA compat.schema.json
   ARGS compat --root ${_compat_data}/h100-old-nccl-venv --python-prefix /opt/venv --json)
 ncdx_env_golden(compat_bad_flag_exit64 64 "" ARGS compat --driver banana)
+# The engines' own torch pins and verl's extras from release metadata (compat_pins.tsv): flags
+# override what the fixture has, so each pairing is a known WARN or PASS.
+ncdx_env_golden(compat_release_pins_text 1 ${_compat_data}/golden/release-pins-flags.txt
+  ARGS compat --root ${_compat_data}/h100-torch26 --torch 2.8.0 --vllm 0.8.5 --sglang 0.4.6.post5 --verl 0.7.1)
+# compat_pins.tsv is the output of scripts/compat-pins.py: re-derived from the package index and
+# compared row by row (the generation date aside). Skips (77) when the index cannot be reached.
+find_package(Python3 COMPONENTS Interpreter QUIET)
+if(Python3_FOUND)
+  add_test(NAME env.compat_pins_fresh
+           COMMAND ${Python3_EXECUTABLE} scripts/compat-pins.py --check src/knowledge/data/compat_pins.tsv
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(env.compat_pins_fresh PROPERTIES LABELS "env;network" SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # Offline: the script's Requires-Dist parsing, and its 77 for an unreachable index.
+  add_test(NAME env.compat_pins_script
+           COMMAND ${Python3_EXECUTABLE} tests/env/compat_pins_parse_check.py scripts/compat-pins.py
+                   src/knowledge/data/compat_pins.tsv
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+  set_tests_properties(env.compat_pins_script PROPERTIES LABELS "env" TIMEOUT 120)
+endif()
 ncdx_env_golden(debug_json_schema 0 "" SCHEMA env.schema.json
   ARGS env debug --nccl-version 2.21.5 --json)
 ncdx_env_golden(compat_flags_json_schema 1 "" SCHEMA compat.schema.json

@@ -69,9 +69,40 @@ std::vector<AuditRow> run_audit(const AuditContext& ctx) {
   // reported "8 rollout replicas" and a timeout "0.7.0 does not read".
   const bool ppo = ctx.cfg.tree.is_object() && ctx.cfg.tree.contains("actor_rollout_ref");
   static const std::set<std::string> any_config = {"verl.keys", "script", "verl.backend", "verl.resources.gpus"};
-  for (const auto& r : audit_rule_registry())
-    if (ppo || ctx.cfg.config.empty() || any_config.count(r.id)) r.run(ctx, rows);
+  const auto& registry = audit_rule_registry();
+  std::vector<std::vector<AuditRow>> by_rule(registry.size());
+  std::set<std::string> judged;
+  std::size_t script_at = registry.size();
+  for (std::size_t i = 0; i < registry.size(); ++i) {
+    const auto& r = registry[i];
+    if (!(ppo || ctx.cfg.config.empty() || any_config.count(r.id))) continue;
+    if (std::string_view(r.id) == "script") { script_at = i; continue; }
+    // verl.keys reads every override to say whether it exists; that judges no value.
+    if (std::string_view(r.id) == "verl.keys") { r.run(ctx, by_rule[i]); continue; }
+    KeyReads reads(judged);
+    r.run(ctx, by_rule[i]);
+  }
+  if (script_at < registry.size()) {
+    AuditContext with_reads = ctx;
+    with_reads.judged = &judged;
+    registry[script_at].run(with_reads, by_rule[script_at]);
+  }
+  for (auto& v : by_rule) rows.insert(rows.end(), std::make_move_iterator(v.begin()), std::make_move_iterator(v.end()));
   return rows;
+}
+
+bool AuditContext::is_judged(const std::string& key) const {
+  if (!judged) return true;  // not known: keep the warning
+  std::string k = key;
+  while (!k.empty() && (k[0] == '+' || k[0] == '~')) k.erase(0, 1);
+  // A rule that reads the key, a key below it (a rule reading a whole section) or one above it.
+  auto it = judged->lower_bound(k);
+  if (it != judged->end() && (*it == k || it->rfind(k + ".", 0) == 0)) return true;
+  for (std::size_t dot = k.rfind('.'); dot != std::string::npos; dot = k.rfind('.', dot - 1)) {
+    if (judged->count(k.substr(0, dot))) return true;
+    if (dot == 0) break;
+  }
+  return false;
 }
 
 nlohmann::json to_json(const AuditRow& r) {

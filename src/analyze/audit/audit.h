@@ -6,6 +6,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ struct AuditContext {
   std::map<std::string, std::string> env;      // for rules that read env (CUDA_VISIBLE_DEVICES)
   std::map<std::string, double> thresholds;    // "rule.name" -> value (defaults + --threshold)
   double threshold(const std::string& rule, const std::string& name) const;
+  // The config keys the judging rules read (set by run_audit before the script rule runs): a
+  // run-time value of any other key changes no verdict, so it is said (INFO), not warned about.
+  const std::set<std::string>* judged = nullptr;
+  bool is_judged(const std::string& key) const;
 };
 
 using AuditRule = std::function<void(const AuditContext&, std::vector<AuditRow>&)>;
@@ -56,7 +61,8 @@ struct AuditRuleDef {
 // The registry, in table order (one explicit list).
 const std::vector<AuditRuleDef>& audit_rule_registry();
 
-// Runs every rule. Returns rows in registry order.
+// Runs every rule — the script rule last, once the keys the others read are known. Returns rows in
+// registry order.
 std::vector<AuditRow> run_audit(const AuditContext& ctx);
 
 nlohmann::json to_json(const AuditRow& r);

@@ -3,6 +3,7 @@
 #include <regex>
 #include <stdexcept>
 
+#include "analyze/compat/release_pins.h"
 #include "core/semver.h"
 #include "core/strings.h"
 #include "knowledge/yaml_load.h"
@@ -118,6 +119,54 @@ void check_driver(CompatReport& r, const Component* driver, const Component* cud
   }
 }
 
+// verl's pins: the engine extras (and the torch an extra pins) from verl's own metadata, which
+// wins over anything written by hand; the CUDA floor and the vllm to avoid from its install docs.
+void check_verl(CompatReport& r, const std::string& verl) {
+  std::optional<YAML::Node> doc;  // the compat.yaml row of this release (verl.md §5.2)
+  auto vv = Version::parse(verl);
+  for (const auto& e : table()["verl"])
+    if (vv && Version::parse(s(e, "verl")) == vv) doc = YAML::Node(e);
+  if (!doc && !release_listed("verl", verl)) {
+    add(r, "verl-pins", core::Outcome::skip, "verl " + verl, "",
+        "No pins recorded for this verl release (compat_pins.tsv, compat.yaml).", "", "");
+    return;
+  }
+  for (const char* engine : {"vllm", "sglang"}) {
+    const Component* x = comp(r, engine);
+    if (!x) continue;
+    const std::string e = engine;
+    if (auto pin = release_pin("verl", verl, e, e)) {
+      bool ok = satisfies(*x->version, pin->spec);
+      add(r, "verl-" + e, ok ? core::Outcome::pass : core::Outcome::warn, "verl " + verl + ", " + e + " " + *x->version,
+          e + pin->spec, ok ? "" : "Outside verl " + verl + "'s " + e + " extra (" + e + pin->spec + ").",
+          ok ? "" : "pip install '" + e + pin->spec + "' or use the verl release that supports this " + e + ".",
+          pin->source);
+    }
+    std::string avoid = doc ? s(*doc, "avoid_vllm") : "";
+    if (e == "vllm" && !avoid.empty() && major_minor(*x->version) == avoid)
+      add(r, "verl-vllm-avoid", core::Outcome::warn, "vllm " + *x->version, "not vllm " + avoid + ".x",
+          "verl " + verl + "'s install docs: 'Avoid using vllm 0.7x'.", "Use vllm 0.6.3 or 0.8.2 (tested by verl).",
+          "verl.md §5.2");
+    // verl <= 0.9.0 pins torch only in its sglang extra; 0.9.1 in every extra.
+    if (const Component* t = comp(r, "torch"))
+      if (auto pin = release_pin("verl", verl, "torch", e)) {
+        bool ok = satisfies(*t->version, pin->spec);
+        add(r, "verl-" + e + "-torch", ok ? core::Outcome::pass : core::Outcome::warn, "torch " + *t->version,
+            "torch" + pin->spec, ok ? "" : "verl " + verl + "'s " + e + " extra pins torch" + pin->spec + ".",
+            ok ? "" : "pip install 'torch" + pin->spec + "'", pin->source);
+      }
+  }
+  std::string cmin = doc ? s(*doc, "cuda_min") : "";
+  for (const char* which : {"torch_cuda", "cuda"})
+    if (const Component* c = comp(r, which); c && !cmin.empty()) {
+      bool ok = *Version::parse(*c->version) >= core::V(cmin);
+      add(r, "verl-cuda", ok ? core::Outcome::pass : core::Outcome::warn, "verl " + verl + ", CUDA " + *c->version + " (" + which + ")",
+          "CUDA >= " + cmin, ok ? "" : "verl's install docs ask for CUDA >= " + cmin + ".",
+          ok ? "" : "Use a CUDA >= " + cmin + " build of torch.", "verl.md §5.2");
+      break;
+    }
+}
+
 }  // namespace
 
 bool satisfies(const std::string& version, const std::string& spec) {
@@ -185,8 +234,10 @@ CompatReport check_compat(const CompatInput& in) {
       torch_cuda.version = *tc;
       torch_cuda.source = "torch wheel tag";
     } else if (const auto* p = res.package("torch"); p && !in.torch) {
-      for (const auto& [name, v] : p->pins)  // PyPI default wheels: Requires-Dist nvidia-cuda-runtime-cuXY==...
-        if (name.rfind("nvidia-cuda-runtime-cu", 0) == 0) {
+      // PyPI default wheels: Requires-Dist nvidia-cuda-runtime-cuXY==... (torch <= 2.10), or
+      // cuda-toolkit[cudart,...]==13.0.2 (torch >= 2.11, compat_pins.tsv).
+      for (const auto& [name, v] : p->pins)
+        if (name.rfind("nvidia-cuda-runtime-cu", 0) == 0 || name == "cuda-toolkit") {
           torch_cuda.version = major_minor(v);
           torch_cuda.source = p->where + "/METADATA Requires-Dist " + name;
         }
@@ -206,10 +257,12 @@ CompatReport check_compat(const CompatInput& in) {
     if (const auto* p = res.package("torch"); p && !in.torch)
       for (const auto& [name, v] : p->pins)
         if (name.rfind("nvidia-nccl-cu", 0) == 0) { pin = v; pin_pkg = name; src = p->where + "/METADATA Requires-Dist"; }
-    if (!pin) {
-      auto tv = Version::parse(*t->version);
-      for (const auto& e : table()["torch_wheels"])
-        if (tv && Version::parse(s(e, "torch")) == tv) { pin = s(e, "nccl"); src = s(table(), "torch_wheels_source"); }
+    // Else the release's PyPI metadata (compat_pins.tsv). A local build (+cu126) is looked up
+    // under its release, as the hand-written table before it did; its own METADATA came first.
+    for (const char* dist : {"nvidia-nccl-cu12", "nvidia-nccl-cu13"}) {
+      if (pin) break;
+      auto rp = release_pin("torch", *t->version, dist);
+      if (rp && rp->spec.rfind("==", 0) == 0) { pin = rp->spec.substr(2); pin_pkg = dist; src = rp->source; }
     }
     const Component* n = comp(r, "nccl");
     if (!pin) {
@@ -245,56 +298,13 @@ CompatReport check_compat(const CompatInput& in) {
       }
     }
   }
-  // verl pins (verl.md §5.1-§5.2).
-  if (const Component* v = comp(r, "verl")) {
-    auto vv = Version::parse(*v->version);
-    const YAML::Node verls = table()["verl"];
-    std::optional<std::size_t> idx;
-    for (std::size_t i = 0; i < verls.size(); ++i)
-      if (vv && Version::parse(s(verls[i], "verl")) == vv) idx = i;
-    const std::string src = s(table(), "verl_source");
-    if (!idx) {
-      add(r, "verl-pins", core::Outcome::skip, "verl " + *v->version, "", "No pins recorded for this verl release.", "", src);
-    } else {
-      const YAML::Node e = verls[*idx];
-      if (const Component* x = comp(r, "vllm")) {
-        std::string spec = s(e, "vllm");
-        bool ok = satisfies(*x->version, spec);
-        add(r, "verl-vllm", ok ? core::Outcome::pass : core::Outcome::warn, "verl " + *v->version + ", vllm " + *x->version, "vllm" + spec,
-            ok ? "" : "Outside verl " + *v->version + "'s setup.py vllm extra (" + spec + ").",
-            ok ? "" : "pip install 'vllm" + spec + "' or use the verl release that supports this vllm.", src);
-        std::string avoid = s(e, "avoid_vllm");
-        auto xv = Version::parse(*x->version);
-        if (!avoid.empty() && xv && major_minor(*x->version) == avoid)
-          add(r, "verl-vllm-avoid", core::Outcome::warn, "vllm " + *x->version, "not vllm " + avoid + ".x",
-              "verl " + *v->version + "'s install docs: 'Avoid using vllm 0.7x'.", "Use vllm 0.6.3 or 0.8.2 (tested by verl).",
-              "verl.md §5.2");
-      }
-      if (const Component* g = comp(r, "sglang")) {
-        std::string spec = s(e, "sglang");
-        bool ok = satisfies(*g->version, spec);
-        add(r, "verl-sglang", ok ? core::Outcome::pass : core::Outcome::warn, "verl " + *v->version + ", sglang " + *g->version, "sglang" + spec,
-            ok ? "" : "verl " + *v->version + "'s sglang extra pins " + spec + ".",
-            ok ? "" : "pip install 'sglang" + spec + "'", src);
-        std::string tspec = s(e, "torch_with_sglang");
-        if (const Component* t = comp(r, "torch"); t && !tspec.empty()) {
-          bool tok = satisfies(*t->version, tspec);
-          add(r, "verl-sglang-torch", tok ? core::Outcome::pass : core::Outcome::warn, "torch " + *t->version, "torch" + tspec,
-              tok ? "" : "verl " + *v->version + " pins torch only in its sglang extra: " + tspec + ".",
-              tok ? "" : "pip install 'torch" + tspec + "'", src);
-        }
-      }
-      std::string cmin = s(e, "cuda_min");
-      for (const char* which : {"torch_cuda", "cuda"})
-        if (const Component* c = comp(r, which); c && !cmin.empty()) {
-          bool ok = *Version::parse(*c->version) >= core::V(cmin);
-          add(r, "verl-cuda", ok ? core::Outcome::pass : core::Outcome::warn, "verl " + *v->version + ", CUDA " + *c->version + " (" + which + ")",
-              "CUDA >= " + cmin, ok ? "" : "verl's install docs ask for CUDA >= " + cmin + ".",
-              ok ? "" : "Use a CUDA >= " + cmin + " build of torch.", "verl.md §5.2");
-          break;
-        }
-    }
-  }
+  // Each engine's own torch pin (its Requires-Dist): no verl needed.
+  if (const Component* t = comp(r, "torch"))
+    for (const char* engine : {"vllm", "sglang"})
+      if (const Component* x = comp(r, engine)) check_engine_torch(r.rows, engine, *x->version, *t->version);
+  // verl's extras from its own metadata (Requires-Dist ...; extra == "vllm"); the install-doc
+  // facts (CUDA floor, vllm to avoid) from compat.yaml (verl.md §5.2).
+  if (const Component* v = comp(r, "verl")) check_verl(r, *v->version);
   // Known-bad combinations from the corpus.
   for (const auto& kb : table()["known_bad"]) {
     bool hit = false;

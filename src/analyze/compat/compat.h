@@ -1,7 +1,7 @@
 #pragma once
 // `ncdx compat`: the driver / CUDA / NCCL / PyTorch / verl / vLLM / SGLang versions of a machine
-// (detected, or given as flags) checked against knowledge/data/compat.yaml. Each mismatch carries
-// its fix and source.
+// (detected, or given as flags) checked against knowledge/data/compat.yaml and the releases' own
+// pins (knowledge/data/compat_pins.tsv, see release_pins.h). Each mismatch carries its fix and source.
 #include <nlohmann/json.hpp>
 
 #include <optional>

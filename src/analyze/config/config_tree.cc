@@ -11,8 +11,11 @@ std::vector<std::string> split_key(std::string_view dotted) {
 }
 
 namespace {
+thread_local std::set<std::string>* key_reads = nullptr;
+
 template <class J>
 J* walk(J& root, std::string_view dotted) {
+  KeyReads::note(dotted);
   J* cur = &root;
   for (const auto& part : split_key(dotted)) {
     if (cur->is_object()) {
@@ -30,6 +33,12 @@ J* walk(J& root, std::string_view dotted) {
   return cur;
 }
 }  // namespace
+
+KeyReads::KeyReads(std::set<std::string>& into) : prev_(key_reads) { key_reads = &into; }
+KeyReads::~KeyReads() { key_reads = prev_; }
+void KeyReads::note(std::string_view dotted) {
+  if (key_reads) key_reads->emplace(dotted);
+}
 
 const nlohmann::json* find_path(const nlohmann::json& root, std::string_view dotted) { return walk(root, dotted); }
 nlohmann::json* find_path(nlohmann::json& root, std::string_view dotted) { return walk(root, dotted); }

@@ -3,6 +3,7 @@
 // way OmegaConf addresses it ("actor_rollout_ref.rollout.n"; a numeric part indexes a list).
 #include <nlohmann/json.hpp>
 
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -29,5 +30,21 @@ std::optional<long long> get_int(const nlohmann::json& root, std::string_view do
 std::optional<double> get_number(const nlohmann::json& root, std::string_view dotted);
 std::optional<bool> get_bool(const nlohmann::json& root, std::string_view dotted);
 std::optional<std::string> get_string(const nlohmann::json& root, std::string_view dotted);
+
+// While one is alive, every key looked up through find_path (and the getters above) on this thread
+// is added to `into`. The audit records which keys its rules read, so a value the script computes at
+// run time is a warning only where a verdict depends on it (analyze/audit/audit.cc).
+class KeyReads {
+ public:
+  explicit KeyReads(std::set<std::string>& into);
+  ~KeyReads();
+  KeyReads(const KeyReads&) = delete;
+  KeyReads& operator=(const KeyReads&) = delete;
+  // For a rule that judges a key without looking it up (it scans the overrides for it).
+  static void note(std::string_view dotted);
+
+ private:
+  std::set<std::string>* prev_;
+};
 
 }  // namespace ncdx::analyze

@@ -26,11 +26,6 @@ std::string rank_words(const std::set<int>& s) {
   return out;
 }
 
-bool launcher_sig(const std::string& id) {
-  return id.rfind("torch.elastic.", 0) == 0 || id.rfind("mpi.", 0) == 0 || id.rfind("slurm.", 0) == 0 ||
-         id.rfind("process.", 0) == 0;
-}
-
 // What a peer prints when the rank it exchanges data with failed or never came: a timeout or a
 // lost connection (symptoms of the waiting side, not causes).
 bool comm_symptom(const knowledge::Signature& sig) {
@@ -122,7 +117,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   bool timed_out = false;
   for (const auto& h : scan.hits) {
     const auto& sig = sigs.all()[h.sig];
-    if (sig.role == Role::context || launcher_sig(sig.id)) continue;
+    if (sig.role == Role::context || sig.by_launcher) continue;
     if (sig.severity < core::Severity::error && sig.role != Role::cause) continue;
     erred.insert(h.ranks.begin(), h.ranks.end());
     if (comm_symptom(sig)) {
@@ -148,7 +143,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   const knowledge::Signature* vsig = sigs.find(v.id);
   const bool cause_verdict = vsig && vsig->role == Role::cause;
   bool weak = cause_verdict ? vsig->klass == "data-mismatch"
-                            : v.culprit.ranks.empty() || launcher_sig(v.id) || (vsig && vsig->role == Role::symptom);
+                            : v.culprit.ranks.empty() || (vsig && vsig->by_launcher) || (vsig && vsig->role == Role::symptom);
   if (!weak && !cause_verdict)
     weak = std::all_of(v.culprit.ranks.begin(), v.culprit.ranks.end(),
                        [&](int r) { return waiting.count(r) > 0 && !own_cause.count(r); });
@@ -212,7 +207,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     // The strongest finding that names one of those ranks and is not a collective symptom.
     auto it = std::find_if(all.begin(), all.end(), [&](const ScoredFinding& sf) {
       const auto* s = sigs.find(sf.finding.id);
-      if (!s || s->role != Role::cause || launcher_sig(s->id) || s->klass == "data-mismatch") return false;
+      if (!s || s->role != Role::cause || s->by_launcher || s->klass == "data-mismatch") return false;
       for (int r : sf.finding.culprit.ranks)
         if (own_ranks.count(r)) return true;
       return false;
@@ -247,7 +242,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     // killer's signal, SIGBUS: /dev/shm exhausted): the one with a class first, then any.
     auto reads_crash = [&](const ScoredFinding& sf, bool classed) {
       const auto* s = sigs.find(sf.finding.id);
-      if (!s || !launcher_sig(s->id) || comm_symptom(*s) || sf.finding.severity < core::Severity::error) return false;
+      if (!s || !s->by_launcher || comm_symptom(*s) || sf.finding.severity < core::Severity::error) return false;
       if (s->id == "torch.elastic.root-cause-rank") return false;  // names the first rank to exit, not a crash
       return !classed || s->klass != "other";
     };

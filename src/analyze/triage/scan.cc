@@ -265,7 +265,14 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     return;
   }
   // Launcher exit lines (torchrun's failure block, mpirun, srun): how each rank ended.
-  const bool exit_line = read_exit_line(text, exit_state_[file], result_.exits);
+  bool exit_line = read_exit_line(text, exit_state_[file], result_.exits);
+  // srun's and mpirun's one-line exit reports behind a prefix the line reader does not strip (a
+  // Python logger's "- ERROR - ", a worker tag): the report starts where its own words do.
+  for (std::string_view w : {"srun: error: ", "mpirun noticed that process rank "}) {
+    if (exit_line) break;
+    if (auto at = text.find(w); at != std::string_view::npos && at > 0 && at < 160)
+      exit_line = read_exit_line(text.substr(at), exit_state_[file], result_.exits);
+  }
   // The torch.distributed call a traceback went through ("distributed_c10d.py", line N, in all_reduce).
   if (auto c = text.find("distributed_c10d.py\", line "); c != std::string_view::npos) {
     if (auto in = text.find(", in ", c); in != std::string_view::npos) {
@@ -293,12 +300,13 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     emit_matches(file, lineno, line, who(), proc, 0, own, new_events, joined_best);
     if (own < matches_.size())
       emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events);
-  } else if (p.level != LineLevel::info && p.level != LineLevel::warn && !exit_line) {
+  } else if (p.level != LineLevel::info && p.level != LineLevel::warn && !exit_line && !(wrapped && carry.wrap_quiet)) {
     // A line its logger printed at INFO or WARNING level (NCCL INFO/WARN, glog I/W, Python logging
     // INFO/WARNING) is the library saying it carries on ("P2P test failed" before vLLM falls back,
     // a deprecated variable): a failure among them is a signature's business (NCCL WARN texts have
     // nccl.warn.unclassified). A launcher's exit line is read above as how a rank ended: the
-    // cascade weighs it; alone (srun tearing down "tasks 0-7") it is no error of its own.
+    // cascade weighs it; alone (srun tearing down "tasks 0-7") it is no error of its own. The rest of
+    // such a line that the terminal wrapped is still that INFO line.
     note_error_evidence(file, lineno, line, text, who());
   }
   if (wrapped && carry.wrap_pieces < kMaxWrapPieces && carry.wrap_text.size() <= kMaxWrapBytes) {
@@ -310,6 +318,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     carry.wrap_line = lineno;
     carry.wrap_text.assign(text);  // (the hard-wrap chain is copied from it when a piece follows)
     carry.wrap_who = who();
+    carry.wrap_quiet = p.level == LineLevel::info || p.level == LineLevel::warn;
     carry.wrap_sigs.clear();
     carry.wrap_pieces = 1;
   }

@@ -69,6 +69,7 @@ class Scanner {
     std::string wrap_text;           // the pieces joined with spaces (word wrap)
     std::string wrap_cat;            // the pieces joined as they are (hard wrap)
     Who wrap_who;                    // the first piece's prefix
+    bool wrap_quiet = false;         // the first piece was printed at INFO/WARNING level
     std::vector<std::size_t> wrap_sigs;  // signatures the pieces matched already
     ProcessFacts* last_nccl = nullptr;   // process of the last host:pid NCCL line of this file
   };

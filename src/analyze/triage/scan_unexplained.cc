@@ -53,6 +53,22 @@ void Scanner::note_error_evidence(std::size_t file, long long lineno, std::strin
   lower_.assign(t);
   for (char& c : lower_)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  for (const auto& l : tokens.labels) {
+    if (l[0] == '^') {  // only where the text starts (the prefix before it was read as the line's)
+      if (lower_.compare(0, l.size() - 1, l, 1) == 0) lower_.replace(0, l.size() - 1, std::string(l.size() - 1, ' '));
+      continue;
+    }
+    for (std::size_t at = lower_.find(l); at != std::string::npos; at = lower_.find(l, at + 1))
+      lower_.replace(at, l.size(), std::string(l.size(), ' '));
+  }
+  // "libibverbs: Warning: couldn't load driver …", "UserWarning: …": a label the program puts on a
+  // message it carries on after (error_tokens.yaml `quiet`): no error evidence, whatever follows.
+  // The whole line: a logger's own label ("- ERROR -") may wrap the library's ("NCCL INFO").
+  std::string whole(line.substr(0, 1024));
+  for (char& c : whole)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
+  for (const auto& q : tokens.quiet)
+    if (whole.find(q) != std::string::npos) return;
   ErrorLine el;
   // A token counts as a word: "error" in NCCL_ASYNC_ERROR_HANDLING or "abort" in a function name
   // is not error evidence. A token that begins or ends with a non-word character ("*** process

@@ -1,6 +1,7 @@
 #include "analyze/triage/verdict.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include "analyze/triage/cascade.h"
@@ -159,6 +160,20 @@ void lend_same_class_culprits(core::Finding& verdict, const std::vector<ScoredFi
   if (verdict.culprit.hosts.empty()) verdict.culprit.hosts = hosts;
 }
 
+// The last name of the first Python exception type on the line ("DistStoreError" in
+// "torch.distributed.DistStoreError: wait timeout"), or "".
+std::string exception_type(std::string_view text) {
+  for (std::size_t at = text.find(": "); at != std::string_view::npos; at = text.find(": ", at + 1)) {
+    std::size_t b = at;
+    while (b > 0 && (std::isalnum(static_cast<unsigned char>(text[b - 1])) || text[b - 1] == '_')) --b;
+    std::string_view name = text.substr(b, at - b);
+    if (name.size() > 5 && std::isupper(static_cast<unsigned char>(name[0])) &&
+        (name.ends_with("Error") || name.ends_with("Exception") || name.ends_with("Interrupt")))
+      return std::string(name);
+  }
+  return "";
+}
+
 // A finding from a catch-all signature (an unclassified NCCL WARN, a bare Python exception: class
 // other, priority <= 3) takes the class of the token family its line names (mlx5/verbs ->
 // network-ib, socket/connect -> network-socket ...; knowledge/data/error_tokens.yaml), said to be
@@ -166,15 +181,34 @@ void lend_same_class_culprits(core::Finding& verdict, const std::vector<ScoredFi
 // lists one by one; their words still say which subsystem failed. A bare exception is no failure
 // by itself (severity info: an AttributeError in the user's own module), but one whose words name
 // a subsystem of the job ("RuntimeError: ... socket ...") is one (severity warn: a verdict, below
-// every error signature).
-void infer_unclassified(core::Finding& v, const knowledge::SignatureSet& sigs) {
+// every error signature). A Python exception's type decides before its words do (a
+// FileNotFoundError is the application's, a ConnectionResetError a socket's: `exceptions` there).
+void infer_unclassified(core::Finding& v, const knowledge::SignatureSet& sigs, const ScanResult& scan) {
   const auto* sig = sigs.find(v.id);
   if (!sig || sig->klass != "other" || sig->priority > 3 || sig->role == Role::context || v.evidence.empty()) return;
+  // A known message (the catalogue cites it, with its class) is not re-read by its words: the
+  // catalogued verdict speaks for it.
+  const auto& ev = v.evidence.front();
+  for (const auto& c : scan.catalogued)
+    if (c.line == ev.line && c.file < scan.input.files.size() && scan.input.files[c.file] == ev.file) return;
   std::string lower = v.evidence.front().text;
   lower = lower.substr(0, lower.find("  [raised at "));  // the frame's file path is not the message
+  // Nor is a source location in the message ("[../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:133]":
+  // "tcp" there is a directory, not a socket failure).
+  for (std::size_t b = lower.find('['); b != std::string::npos; b = lower.find('[', b + 1)) {
+    std::size_t e = lower.find(']', b);
+    if (e == std::string::npos || e - b > 300) break;
+    std::string_view in(lower.data() + b, e - b);
+    if (in.find('/') != std::string_view::npos && in.find(':') != std::string_view::npos)
+      lower.replace(b, e - b + 1, e - b + 1, ' ');
+  }
   for (char& c : lower)
     if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + 32);
-  auto k = knowledge::family_class(lower);
+  // A Python exception's type speaks first (error_tokens.yaml `exceptions`): only a generic one
+  // (RuntimeError, DistBackendError …) is read by its words.
+  std::string k;
+  if (auto type = exception_type(v.evidence.front().text); !type.empty()) k = knowledge::exception_type_class(type);
+  if (k.empty()) k = std::string(knowledge::family_class(lower));
   if (k.empty() || k == "other") return;
   v.klass = std::string(k);
   v.summary += " (Class " + v.klass + " inferred from the words of the line, not from a known message.)";
@@ -212,7 +246,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     }
     all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
     refine_old_system_error(all.back(), h, sig, timeouts_seen);
-    infer_unclassified(all.back().finding, sigs);
+    infer_unclassified(all.back().finding, sigs, scan);
   }
   if (earliest_error) all[earliest_idx].score += 5;
 

@@ -55,6 +55,21 @@ TEST(MessageCatalogue, MostSpecificThenNewestRowWins) {
   EXPECT_EQ(m->row->klass, "network-socket");
 }
 
+// A generic wrapper with more literal text than the message it wraps: the wrapped one, found in a
+// hole of the wrapper, names the failure. Found inside the wrapper's own words, it does not.
+TEST(MessageCatalogue, TheWrappedMessageBeatsItsGenericWrapper) {
+  auto c = cat("pytorch\tthrow\tother\t2.2.2\t2.15.0\tProcessGroupNCCL.cpp\t1\tNCCL communicator was aborted on rank {}, original reason for failure was: {}\n"
+               "nccl\tWARN\tnetwork-socket\t2.19.3\t2.30.7\tsrc/misc/socket.cc\t2\tConnect to %s failed : %s\n"
+               "pytorch\tthrow\tshm-ipc\t2.2.2\t2.15.0\tx.cpp\t3\tcommunicator was aborted\n");
+  auto m = c.match("RuntimeError: NCCL communicator was aborted on rank 3, original reason for failure was: "
+                   "Connect to 10.0.0.2<43121> failed : Connection refused");
+  ASSERT_TRUE(m);
+  EXPECT_EQ(m->row->klass, "network-socket");
+  auto own = c.match("RuntimeError: NCCL communicator was aborted on rank 3, original reason for failure was: timeout");
+  ASSERT_TRUE(own);
+  EXPECT_EQ(own->row->klass, "other");  // "communicator was aborted" is the wrapper's own text
+}
+
 TEST(MessageCatalogue, CorrectionsApplyWithTheirReason) {
   auto c = cat("nccl\tWARN\tnetwork-ib\t2.3.7\t2.30.7\tsrc/a.cc\t1\tSomething went wrong with %s today\n",
                "# comment\nnccl\tSomething went wrong with %s today\tshm-ipc\tthe source is shm.cc\n");

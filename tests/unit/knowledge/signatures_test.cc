@@ -50,6 +50,26 @@ TEST(Signatures, ExitReports) {
       << bad.status().message();
 }
 
+// Lines the launcher, scheduler or OS prints about a process (was an id-prefix test in
+// triage/cascade.cc): every exit report is one, and the attribute parses strictly.
+TEST(Signatures, PrintedByLauncher) {
+  std::size_t n = 0;
+  for (const auto& s : shipped().all()) {
+    if (s.exit_report != ExitReport::none) EXPECT_TRUE(s.by_launcher) << s.id;
+    n += s.by_launcher;
+  }
+  EXPECT_GE(n, 15u);
+  EXPECT_TRUE(shipped().find("mpi.process-killed-signal")->by_launcher);
+  EXPECT_TRUE(shipped().find("slurm.task-killed")->by_launcher);
+  EXPECT_FALSE(shipped().find("nccl.result.system-error")->by_launcher);
+  auto bad = SignatureSet::load("signatures:\n  - id: a.b\n    class: other\n    severity: error\n    role: cause\n"
+                                "    title: t\n    printed_by: shell\n    patterns: ['x']\n",
+                                "s.yaml");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("s.yaml:7"), std::string::npos) << bad.status().message();
+  EXPECT_NE(bad.status().message().find("printed_by must be launcher or rank"), std::string::npos);
+}
+
 TEST(Signatures, IdsUniqueAndSorted) {
   std::set<std::string> ids;
   std::string prev;

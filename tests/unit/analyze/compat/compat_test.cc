@@ -41,6 +41,13 @@ TEST(Compat, Metadata) {
   EXPECT_EQ(p.pins.at("nvidia-nccl-cu12"), "2.21.5");
   EXPECT_EQ(p.pins.at("nvidia-cuda-runtime-cu12"), "12.8.90");
   EXPECT_EQ(p.pins.count("sympy"), 0u);
+  // torch 2.11.0's wheel pins its CUDA through cuda-toolkit's extras (compat_pins.tsv).
+  auto t = probe::parse_metadata(
+      "Name: torch\nVersion: 2.11.0\nRequires-Dist: cuda-toolkit[cublas,cudart,nvtx]==13.0.2; platform_system == \"Linux\"\n"
+      "Requires-Dist: nvidia-nccl-cu13==2.28.9; platform_system == \"Linux\"\n",
+      "/x");
+  EXPECT_EQ(t.pins.at("cuda-toolkit"), "13.0.2");
+  EXPECT_EQ(t.pins.at("nvidia-nccl-cu13"), "2.28.9");
 }
 
 TEST(Compat, Satisfies) {
@@ -102,4 +109,108 @@ TEST(Compat, FlagsOverrideAndDriverTooOld) {
   auto r2 = analyze::check_compat(in);
   EXPECT_EQ(row(r2, "verl-vllm")->status, core::Outcome::pass);
   EXPECT_EQ(row(r2, "vllm-0.11.0-symm-mem")->status, core::Outcome::warn);
+}
+
+// The engines' own torch pins (compat_pins.tsv, from PyPI metadata): vllm 0.8.5 requires
+// torch==2.6.0, vllm 0.10.2 torch==2.8.0; SGLang 0.4.6.post5 pins torch==2.6.0 in its srt extra.
+TEST(Compat, EngineTorchPinsFromReleaseMetadata) {
+  analyze::CompatInput in;
+  in.torch = "2.6.0";
+  in.vllm = "0.8.5";
+  auto r = analyze::check_compat(in);
+  ASSERT_NE(row(r, "vllm-torch"), nullptr) << dump(r);
+  EXPECT_EQ(row(r, "vllm-torch")->status, core::Outcome::pass);
+  EXPECT_EQ(row(r, "vllm-torch")->source, "PyPI vllm 0.8.5 metadata: Requires-Dist torch==2.6.0");
+  in.torch = "2.8.0+cu128";
+  auto w = analyze::check_compat(in);
+  const auto* x = row(w, "vllm-torch");
+  ASSERT_NE(x, nullptr) << dump(w);
+  EXPECT_EQ(x->status, core::Outcome::warn);
+  EXPECT_EQ(x->expected, "torch==2.6.0");
+  EXPECT_EQ(x->fix, "pip install 'torch==2.6.0', or the vllm release built for this torch (vllm 0.10.2 … 0.11.0).");
+  // Old sglang: the pin of the `srt` extra; sglang 0.5.4's cu130 build pins another torch.
+  analyze::CompatInput g;
+  g.torch = "2.6.0";
+  g.sglang = "0.4.6.post5";
+  EXPECT_EQ(row(analyze::check_compat(g), "sglang-torch")->status, core::Outcome::pass);
+  g.sglang = "0.5.4";
+  g.torch = "2.9.0";
+  EXPECT_EQ(row(analyze::check_compat(g), "sglang-torch")->status, core::Outcome::pass);
+  g.torch = "2.7.1";
+  auto gw = analyze::check_compat(g);
+  EXPECT_EQ(row(gw, "sglang-torch")->status, core::Outcome::warn) << dump(gw);
+  EXPECT_EQ(row(gw, "sglang-torch")->expected, "torch==2.8.0");
+  // A release the script does not list: SKIP, said so.
+  g.sglang = "0.3.0";
+  EXPECT_EQ(row(analyze::check_compat(g), "sglang-torch")->status, core::Outcome::skip);
+}
+
+// torch -> NCCL wheel from the generated table when no installed METADATA says it (flags).
+TEST(Compat, TorchNcclPinFromReleaseMetadata) {
+  analyze::CompatInput in;
+  in.torch = "2.6.0";
+  in.nccl = "2.21.5";
+  auto r = analyze::check_compat(in);
+  EXPECT_EQ(row(r, "torch-nccl")->status, core::Outcome::pass) << dump(r);
+  EXPECT_EQ(row(r, "torch-nccl")->source,
+            "PyPI torch 2.6.0 metadata: Requires-Dist nvidia-nccl-cu12==2.21.5; platform_system == \"Linux\" and "
+            "platform_machine == \"x86_64\"");
+  in.torch = "2.11.0";  // torch 2.11 moved to CUDA 13 wheels
+  auto w = analyze::check_compat(in);
+  EXPECT_EQ(row(w, "torch-nccl")->status, core::Outcome::warn) << dump(w);
+  EXPECT_EQ(row(w, "torch-nccl")->expected, "NCCL 2.28.9");
+  EXPECT_NE(row(w, "torch-nccl")->fix.find("nvidia-nccl-cu13==2.28.9"), std::string::npos);
+  in.torch = "1.13.1";
+  EXPECT_EQ(row(analyze::check_compat(in), "torch-nccl")->status, core::Outcome::skip);
+}
+
+// verl's extras from its own metadata. verl 0.7.1 requires vllm<=0.12.0,>=0.8.5 (the hand-copied
+// table said <=0.12.0); verl 0.9.1 pins torch==2.11.0 in its vllm extra too.
+TEST(Compat, VerlExtrasFromReleaseMetadata) {
+  analyze::CompatInput in;
+  in.verl = "0.7.1";
+  in.vllm = "0.8.2";
+  auto r = analyze::check_compat(in);
+  EXPECT_EQ(row(r, "verl-vllm")->status, core::Outcome::warn) << dump(r);
+  EXPECT_EQ(row(r, "verl-vllm")->expected, "vllm<=0.12.0,>=0.8.5");
+  EXPECT_EQ(row(r, "verl-vllm")->source, "PyPI verl 0.7.1 metadata: Requires-Dist vllm<=0.12.0,>=0.8.5; extra == \"vllm\"");
+  in.verl = "0.9.1";
+  in.vllm = "0.24.0";
+  in.torch = "2.11.0";
+  auto n = analyze::check_compat(in);
+  EXPECT_EQ(row(n, "verl-vllm")->status, core::Outcome::pass) << dump(n);
+  EXPECT_EQ(row(n, "verl-vllm-torch")->status, core::Outcome::pass) << dump(n);
+  EXPECT_EQ(row(n, "vllm-torch")->status, core::Outcome::pass) << dump(n);
+  EXPECT_EQ(row(n, "verl-cuda"), nullptr);  // no install-doc facts for 0.9.1 in compat.yaml
+  EXPECT_EQ(row(n, "verl-pins"), nullptr);
+  in.verl = "0.3.0";  // PyPI has 0.3.0.post1 only: its pins apply
+  in.vllm = "0.8.3";
+  EXPECT_EQ(row(analyze::check_compat(in), "verl-vllm")->status, core::Outcome::warn);
+  in.verl = "0.1";
+  EXPECT_EQ(row(analyze::check_compat(in), "verl-pins")->status, core::Outcome::skip);
+}
+
+// A detected torch >= 2.11 (CUDA 13 wheels): its CUDA comes from the cuda-toolkit pin, its NCCL
+// from nvidia-nccl-cu13 next to it.
+TEST(Compat, Torch211Cuda13WheelsDetected) {
+  const std::string site = "/usr/lib/python3.12/site-packages/";
+  analyze::CompatInput in;
+  in.detected.packages.push_back(probe::parse_metadata(
+      "Name: torch\nVersion: 2.11.0\nRequires-Dist: cuda-toolkit[cublas,cudart]==13.0.2; platform_system == \"Linux\"\n"
+      "Requires-Dist: nvidia-nccl-cu13==2.28.9; platform_system == \"Linux\"\n",
+      site + "torch-2.11.0.dist-info"));
+  in.detected.packages.push_back(probe::parse_metadata("Name: nvidia-nccl-cu13\nVersion: 2.28.9\n",
+                                                       site + "nvidia_nccl_cu13-2.28.9.dist-info"));
+  in.detected.packages.push_back(probe::parse_metadata("Name: vllm\nVersion: 0.20.0\n", site + "vllm-0.20.0.dist-info"));
+  in.driver = "580.65.06";
+  auto r = analyze::check_compat(in);
+  const analyze::Component* tc = nullptr;
+  for (const auto& c : r.components)
+    if (c.name == "torch_cuda") tc = &c;
+  ASSERT_NE(tc, nullptr);
+  EXPECT_EQ(tc->version.value_or(""), "13.0");
+  EXPECT_EQ(row(r, "driver-torch-cuda")->status, core::Outcome::pass) << dump(r);
+  EXPECT_EQ(row(r, "torch-nccl")->status, core::Outcome::pass) << dump(r);
+  EXPECT_EQ(row(r, "nccl-cuda-major"), nullptr) << dump(r);
+  EXPECT_EQ(row(r, "vllm-torch")->status, core::Outcome::pass) << dump(r);  // vllm 0.20.0: torch==2.11.0
 }
