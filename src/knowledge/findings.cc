@@ -28,6 +28,22 @@ core::Result<double> number(std::string_view source, const YAML::Node& n, const 
   return v;
 }
 
+// A row's (or a case's) optional confidence (0..1) and score (0..1000).
+core::Status read_numbers(std::string_view source, const YAML::Node& n, const std::string& what,
+                          std::optional<double>& confidence, std::optional<double>& score) {
+  if (n["confidence"]) {
+    auto c = number(source, n["confidence"], what + ": confidence", 0, 1);
+    if (!c) return c.status();
+    confidence = *c;
+  }
+  if (n["score"]) {
+    auto sc = number(source, n["score"], what + ": score", 0, 1000);
+    if (!sc) return sc.status();
+    score = *sc;
+  }
+  return core::Status::ok();
+}
+
 const EmbeddedTable<FindingDef>& loaded() {
   static const auto l = load_embedded_table<FindingDef>("findings.yaml", parse_findings_yaml);
   return l;
@@ -65,15 +81,19 @@ core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text,
           if (!w.empty() && std::find(d.vars.begin(), d.vars.end(), w) == d.vars.end())
             return at(source, x, d.id + ": fix 'when: " + w + "' is not one of its vars (add it to vars)");
         }
-      if (n["confidence"]) {
-        auto c = number(source, n["confidence"], d.id + ": confidence", 0, 1);
-        if (!c) return c.status();
-        d.confidence = *c;
-      }
-      if (n["score"]) {
-        auto sc = number(source, n["score"], d.id + ": score", 0, 1000);
-        if (!sc) return sc.status();
-        d.score = *sc;
+      if (auto st = read_numbers(source, n, d.id, d.confidence, d.score); !st) return st;
+      if (n["cases"]) {
+        if (!n["cases"].IsMap()) return at(source, n["cases"], d.id + ": cases must map a case name to {confidence, score}");
+        for (const auto& c : n["cases"]) {
+          FindingCase fc;
+          fc.name = c.first.as<std::string>();
+          const std::string what = d.id + " case '" + fc.name + "'";
+          if (!c.second.IsMap() || (!c.second["confidence"] && !c.second["score"]))
+            return at(source, c.second, what + ": expected {confidence: 0..1, score: 0..1000}");
+          if (d.find_case(fc.name)) return at(source, c.second, what + ": duplicate case");
+          if (auto st = read_numbers(source, c.second, what, fc.confidence, fc.score); !st) return st;
+          d.cases.push_back(std::move(fc));
+        }
       }
       std::vector<std::string_view> texts = {d.title, d.summary};
       for (const auto& f : d.fixes) {
@@ -88,6 +108,12 @@ core::Result<std::vector<FindingDef>> parse_findings_yaml(std::string_view text,
     return core::Status::bad_input(std::string(source) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
   return out;
+}
+
+const FindingCase* FindingDef::find_case(std::string_view name) const {
+  for (const auto& c : cases)
+    if (c.name == name) return &c;
+  return nullptr;
 }
 
 std::span<const FindingDef> finding_table() { return loaded().rows; }
@@ -128,17 +154,36 @@ std::string undeclared_vars(const std::vector<std::string>& vars, const std::vec
   return {};
 }
 
-core::Finding make_finding(std::string_view id, const FindingVars& vars) {
+namespace {
+
+const FindingDef& def_of(std::string_view id) {
   const FindingDef* d = find_finding_def(id);
   if (!d) throw std::logic_error("finding '" + std::string(id) + "' is not in findings.yaml (" +
                                  finding_table_status().message() + ")");
+  return *d;
+}
+
+// The case named, nullptr for none; a name the row lacks is the caller's bug.
+const FindingCase* case_of(const FindingDef& d, std::string_view case_name) {
+  if (case_name.empty()) return nullptr;
+  const FindingCase* c = d.find_case(case_name);
+  if (!c) throw std::logic_error("finding '" + d.id + "' has no case '" + std::string(case_name) + "' in findings.yaml");
+  return c;
+}
+
+}  // namespace
+
+core::Finding make_finding(std::string_view id, const FindingVars& vars, std::string_view case_name) {
+  const FindingDef* d = &def_of(id);
+  const FindingCase* c = case_of(*d, case_name);
   core::Finding f;
   f.id = d->id;
   f.klass = d->klass;
   f.severity = d->severity;
   f.title = fill_template(d->title, vars);
   f.summary = fill_template(d->summary, vars);
-  if (d->confidence) f.confidence = *d->confidence;
+  if (c && c->confidence) f.confidence = *c->confidence;
+  else if (d->confidence) f.confidence = *d->confidence;
   auto opt_fill = [&](const std::optional<std::string>& s) {
     return s ? std::optional<std::string>(fill_template(*s, vars)) : std::nullopt;
   };
@@ -149,10 +194,16 @@ core::Finding make_finding(std::string_view id, const FindingVars& vars) {
   return f;
 }
 
-double finding_score(std::string_view id) {
-  const FindingDef* d = find_finding_def(id);
-  if (!d || !d->score) throw std::logic_error("finding '" + std::string(id) + "' has no score in findings.yaml");
-  return *d->score;
+std::optional<double> fixed_score(std::string_view id, std::string_view case_name) {
+  const FindingDef& d = def_of(id);
+  if (const FindingCase* c = case_of(d, case_name); c && c->score) return c->score;
+  return d.score;
+}
+
+double finding_score(std::string_view id, std::string_view case_name) {
+  auto s = fixed_score(id, case_name);
+  if (!s) throw std::logic_error("finding '" + std::string(id) + "' has no score in findings.yaml");
+  return *s;
 }
 
 }  // namespace ncdx::knowledge

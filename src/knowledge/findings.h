@@ -22,6 +22,13 @@ struct FixTemplate {
   std::string when;
 };
 
+// A named variant of a row's confidence/score: what the analysis saw decides the case, the table the
+// numbers ("a timeout cascade that names a suspect ranks above one that does not: 35 vs 25").
+struct FindingCase {
+  std::string name;
+  std::optional<double> confidence, score;  // unset: the row's own
+};
+
 struct FindingDef {
   std::string id;
   std::string klass;
@@ -33,6 +40,8 @@ struct FindingDef {
   // scale of signatures.yaml priorities) where the finding has fixed ones; unset where the analysis
   // computes them (how sure depends on what it saw).
   std::optional<double> confidence, score;
+  std::vector<FindingCase> cases;
+  const FindingCase* find_case(std::string_view name) const;
 };
 
 using FindingVars = std::map<std::string, std::string>;
@@ -48,11 +57,15 @@ std::string fill_template(std::string_view text, const FindingVars& vars);
 // Empty when every {name} of `texts` is one of `vars`, else what is wrong ("undeclared {x}"): a
 // table row must say what its analysis fills in.
 std::string undeclared_vars(const std::vector<std::string>& vars, const std::vector<std::string_view>& texts);
-// The finding of table row `id` with its texts filled and the row's confidence when it has one
-// (culprit and evidence are the caller's).
-// An id not in the table, or a var it does not declare, is a bug in ncdx (std::logic_error).
-core::Finding make_finding(std::string_view id, const FindingVars& vars);
-// The row's fixed score; a row without one (or an unknown id) is a bug in the caller (std::logic_error).
-double finding_score(std::string_view id);
+// The finding of table row `id` with its texts filled and the confidence of case `case_name` (the
+// row's own when empty or when the case sets none); culprit and evidence are the caller's.
+// An id not in the table, a var it does not declare or a case it does not have is a bug in ncdx
+// (std::logic_error).
+core::Finding make_finding(std::string_view id, const FindingVars& vars, std::string_view case_name = {});
+// The score of case `case_name` (else the row's); none at all, an unknown id or case is a bug in the
+// caller (std::logic_error).
+double finding_score(std::string_view id, std::string_view case_name = {});
+// The same, unset where the row and the case have no score (the analysis computes it).
+std::optional<double> fixed_score(std::string_view id, std::string_view case_name = {});
 
 }  // namespace ncdx::knowledge

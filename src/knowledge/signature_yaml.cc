@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/finding.h"
+#include "core/semver.h"
 
 namespace ncdx::knowledge {
 namespace {
@@ -58,19 +59,25 @@ core::Fix parse_fix(const YAML::Node& n) {
 }
 
 Refinement parse_refinement(const YAML::Node& n) {
-  if (!n.IsMap()) throw SchemaError{line_of(n), "each refinement must be a map with 'with', 'class' and 'why'"};
+  if (!n.IsMap()) throw SchemaError{line_of(n), "each refinement must be a map with 'with' or 'nccl_below', 'class' and 'why'"};
   Refinement r;
   for (const auto& kv : n) {
     const std::string k = kv.first.Scalar();
     if (k == "with") r.with = scalar(kv.second, "with");
+    else if (k == "nccl_below") r.nccl_below = scalar(kv.second, "nccl_below");
+    else if (k == "job_has") r.job_has = scalar(kv.second, "job_has");
     else if (k == "class") r.klass = scalar(kv.second, "class");
     else if (k == "why") r.why = scalar(kv.second, "why");
-    else throw SchemaError{line_of(kv.first), "unknown refinement key '" + k + "' (expected with, class, why)"};
+    else throw SchemaError{line_of(kv.first), "unknown refinement key '" + k + "' (expected with, nccl_below, job_has, class, why)"};
   }
-  if (r.with.empty() || r.klass.empty() || r.why.empty())
-    throw SchemaError{line_of(n), "refinement needs 'with' (a signature id), 'class' and 'why'"};
-  if (!core::is_failure_class(r.klass) || r.klass == "none")
-    throw SchemaError{line_of(n), "unknown class '" + r.klass + "' in refinement (expected a DESIGN.md failure class)"};
+  if (r.with.empty() == r.nccl_below.empty() || r.klass.empty() || r.why.empty())
+    throw SchemaError{line_of(n), "refinement needs one of 'with' (a signature id) or 'nccl_below' (a version), 'class' and 'why'"};
+  if (!r.nccl_below.empty() && !core::Version::parse(r.nccl_below))
+    throw SchemaError{line_of(n), "nccl_below must be a version such as 2.12.0"};
+  if (!r.with.empty() && !r.job_has.empty()) throw SchemaError{line_of(n), "job_has goes with nccl_below, not with 'with'"};
+  for (const std::string* c : {&r.klass, &r.job_has})
+    if (!c->empty() && (!core::is_failure_class(*c) || *c == "none"))
+      throw SchemaError{line_of(n), "unknown class '" + *c + "' in refinement (expected a failure class of core/finding.h)"};
   return r;
 }
 

@@ -121,6 +121,7 @@ core::Result<SignatureSet> SignatureSet::load(std::string_view yaml_text, std::s
   }
   for (std::size_t i = 0; i < im.sigs.size(); ++i)
     for (auto& r : im.sigs[i].refine) {
+      if (r.with.empty()) continue;  // a version refinement
       const Signature* other = set.find(r.with);
       if (!other)
         return core::Status::bad_input(std::string(source_name) + ":" + std::to_string(entries[i].line) +

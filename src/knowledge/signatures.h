@@ -27,8 +27,15 @@ const char* to_string(Role r);
 // same line or a few lines before or after it in the same file, from the same rank). Example:
 // "Bootstrap : no socket interface found" returned as ncclInvalidUsage is NCCL saying the
 // interface filter is the caller's configuration error, not a network fault.
+// Another class for a hit when the job shows more. Two kinds (signatures.yaml `refine`):
+// - `with`: another signature seen near the line (same rank when both are known; triage/scan.cc);
+// - `nccl_below` (+ optional `job_has`): the line's captured `nccl_version` (as NCCL or PyTorch
+//   prints it) is older than that version, and (when given) some hit of the job has class
+//   `job_has` (triage/verdict.cc). `{nccl_version}` in `why` is the version read.
 struct Refinement {
-  std::string with;            // id of the other signature
+  std::string with;            // id of the other signature (empty for a version refinement)
+  std::string nccl_below;      // a version: applies below it
+  std::string job_has;         // a failure class some hit of the job must have
   std::string klass;           // the class then
   std::string why;             // appended to the cause
   std::size_t with_index = 0;  // index of `with` in SignatureSet::all(), resolved at load

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "core/strings.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::measure {
 
@@ -48,25 +49,11 @@ Measurement checkpoint_measurement(const CheckpointInput& in, const CheckpointEs
 
 std::optional<core::Finding> checkpoint_timeout_finding(const CheckpointInput& in, const CheckpointEstimate& e) {
   if (e.seconds < in.timeout_s) return std::nullopt;
-  core::Finding f;
-  f.id = "checkpoint-exceeds-collective-timeout";
-  f.klass = "timeout-hang";
-  f.severity = core::Severity::error;
-  f.title = "A checkpoint takes longer than the collective timeout";
-  f.summary = "Writing the checkpoint is estimated at " + fmt(e.seconds, "%.0f") + " s (" + e.basis +
-              "), more than the " + fmt(in.timeout_s, "%.0f") +
-              " s process-group timeout: ranks that wait in a collective while another rank writes will be "
-              "aborted by the PyTorch watchdog, and the timeout will name them, not the writer.";
+  core::Finding f = knowledge::make_finding("checkpoint-exceeds-collective-timeout",
+                                            {{"seconds", fmt(e.seconds, "%.0f")},
+                                             {"basis", e.basis},
+                                             {"timeout", fmt(in.timeout_s, "%.0f")}});
   f.culprit.component = "storage";
-  f.fixes.push_back({"Raise the process-group timeout above the checkpoint time (init_process_group(timeout=...); "
-                     "in verl: actor_rollout_ref.nccl_timeout)",
-                     std::nullopt, std::nullopt, std::nullopt, "reference/nccl_facts.md §2.3; reference/verl.md #668"});
-  f.fixes.push_back({"Shard the checkpoint so every rank writes its part in parallel (torch.distributed.checkpoint), "
-                     "or save asynchronously so the training ranks do not wait on storage",
-                     std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-  f.fixes.push_back({"Write to faster storage (local NVMe, then copy out) and re-measure with ncdx doctor",
-                     std::nullopt, std::nullopt, std::nullopt, std::nullopt});
-  f.confidence = 0.7;  // a model with measured inputs, not an observed failure
   return f;
 }
 

@@ -5,8 +5,6 @@ target_link_libraries(ncdx_fake_nvml PRIVATE nlohmann_json::nlohmann_json)
 set_target_properties(ncdx_fake_nvml PROPERTIES OUTPUT_NAME "nvidia-ml" PREFIX "lib" SUFFIX ".so.1"
                       LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests/fake_nvml)
 add_dependencies(ncdx_unit ncdx_fake_nvml)
-target_compile_definitions(ncdx_unit PRIVATE NCDX_FAKE_NVML="$<TARGET_FILE:ncdx_fake_nvml>"
-                           NCDX_BIN="$<TARGET_FILE:ncdx>" NCDX_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
 
 set(_machines ${CMAKE_CURRENT_LIST_DIR}/../data/machines)
 set(_doctor_golden ${CMAKE_CURRENT_LIST_DIR}/../data/doctor/golden)

@@ -177,11 +177,10 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
         {"op", op_text}, {"seq", std::to_string(s)}, {"group", label}, {"activity", told},
         {"no_dump", st.unknown.empty() ? "" : " No dump for rank(s) " + format_rank_list(st.unknown) + "."}};
     add_hang_vars(vars, dump, st.not_entered, buffer_short);
-    Finding f = knowledge::make_finding("fr.missing-ranks", vars);
+    // Sure when every member left a dump; a missing dump could hide another culprit.
+    Finding f = knowledge::make_finding("fr.missing-ranks", vars, st.unknown.empty() ? "every-dump" : "dumps-missing");
     f.culprit.ranks = st.not_entered;
     f.culprit.component = "rank(s) that never called the collective";
-    // Sure when every member left a dump; a missing dump could hide another culprit.
-    f.confidence = st.unknown.empty() ? 0.85 : 0.75;
     push_entry_evidence(f, g, s, st.not_entered, kMaxEvidence / 2);
     push_entry_evidence(f, g, s, st.waiting);
     sum.status = "rank(s) " + format_rank_list(st.not_entered) + " never joined " + op_text + " seq " +

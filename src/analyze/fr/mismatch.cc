@@ -83,10 +83,10 @@ void report(const PgView& g, long long s, const Kind& kind, const std::map<std::
                 {"sides", sides},
                 {"guess", !clear && !culprits.empty() ? "No clear majority, so which side is wrong is a guess. " : ""},
                 {"more", more ? std::to_string(more) + " later sequence id(s) of this group are mismatched too." : ""},
-                {"differ", culprits.empty() ? std::string() : " (rank(s) " + format_rank_list(culprits) + " differ)"}});
+                {"differ", culprits.empty() ? std::string() : " (rank(s) " + format_rank_list(culprits) + " differ)"}},
+      culprits.empty() ? "no-minority" : clear ? "clear-majority" : "no-majority");
   f.culprit.ranks = culprits;
   f.culprit.component = std::string("collective arguments (") + kind.what + ")";
-  f.confidence = culprits.empty() ? 0.7 : clear ? 0.85 : 0.6;
   std::vector<int> show = culprits;
   show.push_back(best->second.front());
   for (int r : show) {

@@ -8,6 +8,7 @@
 #include "analyze/fr/analyze.h"
 #include "analyze/fr/describe.h"
 #include "core/strings.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze::fr_detail {
 namespace {
@@ -75,25 +76,16 @@ bool check_p2p(const PgView& g, std::vector<core::Finding>& out) {
   }
   if (waiting.empty()) return false;
   for (int w : waiting) culprits.erase(w);  // a peer that waits itself is reported through its own op
-  core::Finding f;
-  f.id = "fr.p2p-pending";
-  f.klass = "timeout-hang";
-  f.severity = core::Severity::error;
   std::vector<int> w(waiting.begin(), waiting.end()), c(culprits.begin(), culprits.end());
   std::string label = group_label(g.name, g.desc);
-  f.title = "Rank(s) " + format_rank_list(w) + " wait in send/recv on " + label +
-            (c.empty() ? "" : "; peer rank(s) " + format_rank_list(c) + " never posted the matching op");
-  f.summary = c.empty() ? "Every pending send/recv has its counterpart pending on the peer, so both sides called "
-                          "it: the transfer itself is stuck (network, GPU or NCCL)."
-                        : "A send completes only when the peer posts the matching recv (and the reverse). The "
-                          "peer(s) named have no matching op pending: they are elsewhere in the program.";
+  core::Finding f =
+      c.empty() ? knowledge::make_finding("fr.p2p-stuck", {{"waiting", format_rank_list(w)}, {"group", label}})
+                : knowledge::make_finding("fr.p2p-pending",
+                                          {{"waiting", format_rank_list(w)}, {"group", label}, {"culprits", format_rank_list(c)}},
+                                          both_pending ? "some-matched" : "");
   f.culprit.ranks = c;
   f.culprit.component = c.empty() ? "NCCL point-to-point transfer" : "peer rank(s) that never posted the op";
-  f.confidence = c.empty() ? 0.5 : (both_pending ? 0.5 : 0.65);
   f.evidence = std::move(ev);
-  f.fixes.push_back(core::Fix{"Check that every send has a recv posted by its peer in the same order (pipeline "
-                              "schedules, batch_isend_irecv lists built differently on the two sides)",
-                              std::nullopt, std::nullopt, std::nullopt, std::nullopt});
   out.push_back(std::move(f));
   return true;
 }

@@ -2,6 +2,7 @@
 
 #include "analyze/judge/judge.h"
 #include "analyze/judge/nccl_tests_parse.h"
+#include "knowledge/findings.h"
 
 namespace ncdx::analyze::judge {
 
@@ -12,23 +13,21 @@ std::vector<core::Finding> nccl_tests_findings(std::string_view text, std::strin
   if (!runs.ok()) return out;
   for (const auto& j : judge_runs(*runs, {})) {
     if (j.kind != VerdictKind::Slow && j.kind != VerdictKind::Wrong) continue;
-    core::Finding f;
-    bool wrong = j.kind == VerdictKind::Wrong;
-    f.id = wrong ? "nccl-tests-wrong-results" : "nccl-tests-slow";
-    f.klass = wrong ? "data-mismatch" : "p2p-topology";
-    f.severity = wrong ? core::Severity::error : core::Severity::warn;
-    f.title = (j.test_name.empty() ? std::string("nccl-tests") : j.test_name) + ": " + j.verdict;
-    f.summary = wrong ? "nccl-tests found wrong values (#wrong > 0)"
-                      : "measured busbw is below what NCCL's cost model expects for this node";
+    const bool wrong = j.kind == VerdictKind::Wrong;
+    const knowledge::FindingVars vars{{"test", j.test_name.empty() ? std::string("nccl-tests") : j.test_name},
+                                      {"verdict", j.verdict},
+                                      {"file", std::string(file)}};
+    core::Finding f = wrong ? knowledge::make_finding("judge.nccl-tests-wrong-results", vars)
+                            : knowledge::make_finding("judge.nccl-tests-slow", vars);
     core::Evidence e;
     e.file = std::string(file);
     e.line = j.first_line;
     e.text = j.verdict;
     f.evidence.push_back(e);
-    for (const auto& c : j.causes) f.fixes.push_back({c, std::nullopt, std::nullopt, std::nullopt, "docs/MODEL.md"});
-    f.fixes.push_back({"judge it against the cluster: ncdx model --judge FILE --spec \"nodes=N,gpus=G,gpu=...,nic=...\"",
-                       std::nullopt, "ncdx model --judge " + std::string(file), std::nullopt, std::nullopt});
-    f.confidence = wrong ? 0.9 : 0.6;
+    // The judge's likely causes from the topology and the log, most likely first.
+    std::vector<core::Fix> causes;
+    for (const auto& c : j.causes) causes.push_back({c, std::nullopt, std::nullopt, std::nullopt, "docs/MODEL.md"});
+    f.fixes.insert(f.fixes.begin(), causes.begin(), causes.end());
     out.push_back(std::move(f));
   }
   return out;

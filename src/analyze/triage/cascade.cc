@@ -243,7 +243,8 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     auto reads_crash = [&](const ScoredFinding& sf, bool classed) {
       const auto* s = sigs.find(sf.finding.id);
       if (!s || !s->by_launcher || comm_symptom(*s) || sf.finding.severity < core::Severity::error) return false;
-      if (s->id == "torch.elastic.root-cause-rank") return false;  // names the first rank to exit, not a crash
+      // torchrun's "Root Cause" rank and mpirun's "Process name" name the first rank to exit, not how.
+      if (s->exit_report == knowledge::ExitReport::rank) return false;
       return !classed || s->klass != "other";
     };
     auto it = std::find_if(all.begin(), all.end(), [&](const ScoredFinding& sf) { return reads_crash(sf, true); });

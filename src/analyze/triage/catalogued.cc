@@ -73,6 +73,7 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
 
   const auto& row = *pick->row;
   const std::string cite = knowledge::MessageCatalogue::citation(row);
+  const char* how_sure = row.klass == "other" ? "unclassified" : row.correction.empty() ? "as-catalogued" : "corrected";
   ScoredFinding sf;
   sf.finding = knowledge::make_finding(
       "triage.catalogued",
@@ -81,7 +82,8 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
        {"cite", cite},
        {"kind", row.kind},
        {"provenance", row.correction.empty() ? std::string("a proposal from the message's words and source file")
-                                             : "corrected: " + row.correction}});
+                                             : "corrected: " + row.correction}},
+      how_sure);
   auto& f = sf.finding;
   f.klass = row.klass;  // the matched row's, not the table's generic one
   f.severity = row.klass == "other" ? core::Severity::warn : core::Severity::error;
@@ -92,8 +94,8 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
   }
   if (pick->rank) f.culprit.ranks = {*pick->rank};
   if (pick->host) f.culprit.hosts = {*pick->host};
-  f.confidence = row.klass == "other" ? 0.35 : row.correction.empty() ? 0.55 : 0.65;
-  sf.score = any_failure ? top + 1 : 2;  // above the catch-alls it explains, below every cause
+  // Above the catch-alls it explains, below every cause.
+  sf.score = any_failure ? top + 1 : knowledge::finding_score("triage.catalogued");
   return sf;
 }
 

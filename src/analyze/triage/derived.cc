@@ -33,10 +33,10 @@ std::string rank_list(const std::set<int>& ranks, std::size_t max = 16) {
 
 // A derived finding from its findings.yaml row (identity, texts, fixes, confidence and score);
 // the caller adds culprit and evidence.
-ScoredFinding scored(const char* id, const knowledge::FindingVars& vars = {}) {
+ScoredFinding scored(const char* id, const knowledge::FindingVars& vars = {}, std::string_view case_name = {}) {
   ScoredFinding sf;
-  sf.finding = knowledge::make_finding(id, vars);
-  if (const auto* d = knowledge::find_finding_def(id); d && d->score) sf.score = *d->score;
+  sf.finding = knowledge::make_finding(id, vars, case_name);
+  if (auto score = knowledge::fixed_score(id, case_name)) sf.score = *score;
   return sf;
 }
 
@@ -224,6 +224,7 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
     stage += " The collective made no progress until the watchdog fired (" + std::to_string(*v.timeout_ms / 1000) +
              " s): a hang, not slowness.";
 
+  // A named suspect makes the cascade a stronger explanation (findings.yaml cases).
   ScoredFinding sf = scored("triage.timeout-cascade",
                             {{"count", std::to_string(v.reporters.size())},
                              {"ranks", rank_list(v.reporters)},
@@ -231,7 +232,8 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
                              {"stage", stage.empty() ? "" : " " + stage},
                              {"suspects", why.empty() ? " No log names the rank at fault; the ranks that were not "
                                                         "waiting are the suspects."
-                                                      : " Suspects: " + core::join(why, "; ") + "."}});
+                                                      : " Suspects: " + core::join(why, "; ") + "."}},
+                            culprits.empty() ? "no-suspect" : "suspect-named");
   auto& f = sf.finding;
   f.culprit.ranks.assign(culprits.begin(), culprits.end());
   for (int r : culprits)
@@ -265,9 +267,6 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
     if (!p.timeout_seq) text += " reported no timeout";
     f.evidence.push_back(fact_evidence(p, text));
   }
-  // A named suspect makes the cascade a stronger explanation (docs/TRIAGE.md: 25 without, 35 with).
-  f.confidence = culprits.empty() ? 0.45 : 0.65;
-  sf.score = culprits.empty() ? 25 : 35;
   return sf;
 }
 

@@ -2,18 +2,17 @@
 
 #include <filesystem>
 
+#include "knowledge/findings.h"
+
 namespace ncdx::analyze {
 
 std::vector<ScoredFinding> score_fr_findings(const FrAnalysis& a) {
   std::vector<ScoredFinding> out;
   for (const auto& f : a.findings) {
-    ScoredFinding sf{f, 40};
-    // A mismatch the dumps show (op/size/dtype/version) is a root cause; ranks missing from a
-    // collective are stronger than log-inferred cascades but weaker than a specific error line.
-    if (f.klass == "data-mismatch") sf.score = 80;
-    else if (f.klass == "version-mismatch") sf.score = 85;
-    else if (f.klass == "timeout-hang") sf.score = f.culprit.ranks.empty() ? 30 : 45;
-    out.push_back(std::move(sf));
+    // Each Flight Recorder row's score (findings.yaml): a mismatch the dumps show is a root cause;
+    // ranks missing from a collective are stronger than log-inferred cascades, weaker than a
+    // specific error line.
+    out.push_back(ScoredFinding{f, knowledge::finding_score(f.id)});
   }
   return out;
 }

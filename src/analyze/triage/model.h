@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/triage/nccl_tests_capture.h"
 #include "core/finding.h"
 #include "core/result.h"
 #include "knowledge/message_catalogue.h"
@@ -177,6 +178,7 @@ struct ScanResult {
   std::map<int, Fingerprint> fingerprints;          // per rank, from collective-mismatch reports (bounded)
   std::vector<ErrorLine> error_lines;               // unexplained error evidence, strongest first (bounded)
   std::vector<CataloguedLine> catalogued;           // catalogue texts, in reading order (bounded per kind)
+  std::vector<NcclTestsText> nccl_tests;            // inputs that hold an nccl-tests table
 };
 
 // Folds what `src` knows into `dst` (same process seen under two keys, or a rank's processes).

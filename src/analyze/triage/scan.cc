@@ -101,6 +101,7 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
                    std::vector<TriageEvent>* new_events) {
   ++result_.input.lines;
   result_.input.bytes += line.size() + 1;
+  nccl_tests_.add(file, lineno, line);
   if (line.empty()) {
     carry_[file] = Carry{};
     return;
@@ -439,7 +440,7 @@ void Scanner::refine_hits(std::size_t file, long long lineno, std::optional<int>
     const auto& rules = sigs_.all()[a.sig].refine;
     for (std::size_t k = 0; k < rules.size() && !hit.refinement; ++k)
       for (const auto& b : recent)
-        if (b.sig == rules[k].with_index && near(b)) {
+        if (!rules[k].with.empty() && b.sig == rules[k].with_index && near(b)) {
           hit.refinement = k;
           break;
         }
@@ -466,6 +467,7 @@ void Scanner::scan_file(const InputFile& in) {
 }
 
 const ScanResult& Scanner::finish() {
+  result_.nccl_tests = nccl_tests_.tables();
   proc_index_.clear();  // the merges below erase processes
   pid_index_.clear();
   for (auto& c : carry_) c.last_nccl = nullptr;

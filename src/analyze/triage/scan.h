@@ -98,6 +98,7 @@ class Scanner {
   const knowledge::SignatureSet& sigs_;
   ScanOptions opts_;
   ScanResult result_;
+  NcclTestsCapture nccl_tests_;
   std::vector<FileHints> hints_;
   // Per file: the innermost Python frame of the traceback being printed ("File \"x.py\", line
   // 12, in f") and its line number, so an exception line keeps the frame it was raised in.

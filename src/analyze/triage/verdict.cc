@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "analyze/judge/triage_hook.h"
 #include "analyze/triage/cascade.h"
 #include "analyze/triage/catalogued.h"
 #include "analyze/triage/derived.h"
@@ -117,22 +118,24 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   return sf;
 }
 
-// NCCL before 2.12 has no ncclRemoteError: a peer process that exits shows up on the others as
-// ncclSystemError, and PyTorch's hint says "It can be also caused by unexpected exit of a remote
-// peer" (nccl_facts.md §4.4). With that version named on the line and the job tearing down over
-// failed or timed-out collectives, the failure is the peer leaving the job (a desynchronised run),
-// not the local socket layer; without that evidence it stays a system (socket) error.
-void refine_old_system_error(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig,
-                             bool timeouts_seen) {
-  if (sig.id != "nccl.result.system-error" || !h.earliest || !timeouts_seen) return;
+// A refinement by the NCCL version the line names (signatures.yaml `nccl_below`, `job_has`): NCCL
+// before 2.12 has no ncclRemoteError, so a peer that exits shows up on the others as
+// ncclSystemError (NVIDIA/nccl src/include/nccl.h.in: ncclRemoteError added in 2.12.0). The first
+// that applies wins; a `with` refinement the scanner found comes first.
+void refine_by_version(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig,
+                       const std::set<std::string>& job_classes) {
+  if (h.refinement || !h.earliest) return;
   auto it = h.earliest->fields.find("nccl_version");
   if (it == h.earliest->fields.end()) return;
   auto v = core::Version::parse(core::canonical_nccl_version(it->second));
-  if (!v || *v >= core::V("2.12.0")) return;
-  sf.finding.klass = "timeout-hang";
-  sf.finding.summary += " NCCL " + v->str() +
-                        " predates ncclRemoteError (2.12), so this is also how it reports a peer that exited: "
-                        "the other ranks had left the job (a rank-conditional step after the others finished).";
+  if (!v) return;
+  for (const auto& r : sig.refine) {
+    if (r.nccl_below.empty() || !(*v < *core::Version::parse(r.nccl_below))) continue;
+    if (!r.job_has.empty() && !job_classes.count(r.job_has)) continue;
+    sf.finding.klass = r.klass;
+    sf.finding.summary += " " + knowledge::fill_template(r.why, {{"nccl_version", v->str()}});
+    return;
+  }
 }
 
 bool first_before(const TriageEvent& a, const TriageEvent& b) {
@@ -231,8 +234,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   // Signature findings; the earliest error-or-worse hit gets a small bonus: the first failure
   // usually explains what follows it.
   std::vector<ScoredFinding> all;
-  bool timeouts_seen = false;
-  for (const auto& h : scan.hits) timeouts_seen |= sigs.all()[h.sig].klass == "timeout-hang";
+  std::set<std::string> job_classes;
+  for (const auto& h : scan.hits) job_classes.insert(sigs.all()[h.sig].klass);
   const TriageEvent* earliest_error = nullptr;
   std::size_t earliest_idx = 0;
   for (std::size_t i = 0; i < scan.hits.size(); ++i) {
@@ -245,7 +248,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       earliest_idx = all.size();
     }
     all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
-    refine_old_system_error(all.back(), h, sig, timeouts_seen);
+    refine_by_version(all.back(), h, sig, job_classes);
     infer_unclassified(all.back().finding, sigs, scan);
   }
   if (earliest_error) all[earliest_idx].score += 5;
@@ -253,6 +256,13 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
+  // An nccl-tests run in the log, judged against the cost model (slow, wrong results).
+  for (const auto& t : scan.nccl_tests)
+    for (auto& f : judge::nccl_tests_findings(t.text, scan.input.files.at(t.file))) {
+      for (auto& e : f.evidence)
+        if (e.line) e.line = t.input_line(*e.line);
+      all.push_back(ScoredFinding{f, knowledge::finding_score(f.id)});
+    }
   // A known message of NCCL/PyTorch/vLLM/CUDA where nothing else names a cause (before the
   // single-node inference and the inferred verdict: a cited text beats reading the job's shape or words).
   if (auto cat = catalogued_verdict(all, scan, sigs)) all.push_back(std::move(*cat));
@@ -275,9 +285,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     out.verdict = knowledge::make_finding(
         "triage.none", {{"lines", std::to_string(scan.input.lines)},
                         {"inputs", std::to_string(scan.input.files.size())},
-                        {"observations", all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below)."}});
-    // Nothing read, nothing to be sure of.
-    out.verdict.confidence = scan.input.lines > 0 ? 0.5 : 0.0;
+                        {"observations", all.empty() ? "." : " (" + std::to_string(all.size()) + " observation(s) below)."}},
+        scan.input.lines > 0 ? "read" : "nothing-read");
     for (auto& f : all) out.findings.push_back(std::move(f.finding));
     return out;
   }

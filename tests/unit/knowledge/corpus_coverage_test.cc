@@ -11,6 +11,7 @@
 
 #include "core/strings.h"
 #include "knowledge/signatures.h"
+#include "support/test_paths.h"
 
 namespace ncdx::knowledge {
 namespace {

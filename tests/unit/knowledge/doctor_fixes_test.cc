@@ -11,6 +11,7 @@
 #include <set>
 
 #include "support/source_matches.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 

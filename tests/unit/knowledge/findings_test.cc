@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "support/source_matches.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::knowledge;
@@ -60,7 +61,7 @@ TEST(FindingTable, ConfidenceScoreAndConditionalFixes) {
   // The embedded rows: a fixed confidence is set on the finding, a fixed score is read by id.
   EXPECT_EQ(make_finding("triage.version-skew", {{"versions", "v"}}).confidence, 0.8);
   EXPECT_EQ(finding_score("triage.version-skew"), 85);
-  EXPECT_THROW((void)finding_score("triage.timeout-cascade"), std::logic_error);  // computed by the analysis
+  EXPECT_THROW((void)finding_score("triage.timeout-cascade"), std::logic_error);  // only its cases have one
   // A `when` fix is given only when its var is non-empty.
   FindingVars hang{{"missing", "3"}, {"waiting", "0-2"}, {"op", "nccl:all_reduce"}, {"seq", "7"},
                               {"group", "0 (default_pg)"}, {"activity", ""}, {"no_dump", ""}, {"culprits", "3"},
@@ -97,8 +98,8 @@ TEST(FindingTable, NewFieldErrorsNameTheLine) {
 TEST(FindingTable, EveryRaisedIdIsARowAndEveryRowIsRaised) {
   static const std::regex call(R"re((?:make_finding|scored|make)\(\s*"([^"]+)"|constexpr Kind k\w+\{"([^"]+)")re");
   std::set<std::string> named;
-  for (const char* dir : {"triage", "fr", "topo"})
-    ncdx::testing::for_each_source_match(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / "analyze" / dir, call,
+  for (const char* dir : {"analyze/triage", "analyze/fr", "analyze/topo", "analyze/judge", "measure"})
+    ncdx::testing::for_each_source_match(std::filesystem::path(NCDX_SOURCE_DIR) / "src" / dir, call,
                                 [&](const std::smatch& m) {
                                   for (int g : {1, 2})
                                     if (m[g].matched) named.insert(m[g]);
@@ -107,5 +108,52 @@ TEST(FindingTable, EveryRaisedIdIsARowAndEveryRowIsRaised) {
   for (const auto& d : finding_table()) rows.insert(d.id);
   for (const auto& id : named) EXPECT_TRUE(rows.count(id)) << id << " is raised by the code but not in findings.yaml";
   for (const auto& id : rows) EXPECT_TRUE(named.count(id)) << id << " is in findings.yaml but no code raises it";
-  EXPECT_GE(named.size(), 28u);  // 4 topology, 14 triage, 10 FR rows
+  EXPECT_GE(named.size(), 33u);  // 4 topology, 14 triage, 12 FR, 2 judge rows, 1 measure row
+}
+
+// A case overrides the row's confidence and score; the analysis names it, the table holds the
+// numbers (timeout cascade: 35 with a named suspect, 25 without).
+TEST(FindingTable, CasesCarryTheNumbersTheAnalysisPicks) {
+  auto rows = parse_findings_yaml("- id: a\n  class: other\n  severity: warn\n  confidence: 0.4\n  score: 40\n"
+                                  "  cases:\n    strong: {confidence: 0.9, score: 50}\n    weak: {confidence: 0.2}\n"
+                                  "  title: t\n  summary: s\n",
+                                  "f.yaml");
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  ASSERT_EQ((*rows)[0].cases.size(), 2u);
+  const FindingCase* weak = (*rows)[0].find_case("weak");
+  ASSERT_NE(weak, nullptr);
+  EXPECT_EQ(weak->confidence, 0.2);
+  EXPECT_FALSE(weak->score.has_value());  // the row's score stands
+  EXPECT_EQ((*rows)[0].find_case("none"), nullptr);
+
+  EXPECT_EQ(finding_score("triage.timeout-cascade", "suspect-named"), 35);
+  EXPECT_EQ(finding_score("triage.timeout-cascade", "no-suspect"), 25);
+  EXPECT_EQ(fixed_score("triage.catalogued", "corrected"), 2);  // the case sets a confidence only
+  EXPECT_EQ(fixed_score("fr.missing-ranks", "every-dump"), 45);  // the row's score under a confidence-only case
+  FindingVars vars{{"project", "NCCL"}, {"klass", "network-ib"}, {"cite", "c"}, {"kind", "WARN"}, {"provenance", "p"}};
+  EXPECT_EQ(make_finding("triage.catalogued", vars, "unclassified").confidence, 0.35);
+  EXPECT_EQ(make_finding("triage.catalogued", vars, "corrected").confidence, 0.65);
+  EXPECT_THROW(make_finding("triage.catalogued", vars, "no-such-case"), std::logic_error);
+  EXPECT_THROW((void)finding_score("triage.catalogued", "no-such-case"), std::logic_error);
+
+  for (const char* bad : {"  cases: [a, b]\n", "  cases:\n    x: 3\n", "  cases:\n    x: {}\n",
+                          "  cases:\n    x: {confidence: 7}\n", "  cases:\n    x: {score: 5}\n    x: {score: 6}\n"}) {
+    auto r = parse_findings_yaml(std::string("- id: a\n  class: other\n  severity: warn\n  title: t\n  summary: s\n") + bad,
+                                 "f.yaml");
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("f.yaml:"), std::string::npos) << r.status().message();
+    EXPECT_NE(r.status().message().find("a"), std::string::npos) << r.status().message();
+  }
+}
+
+// Triage ranks a Flight Recorder finding by its row's score (triage/from_fr.cc): every FR row
+// has one, so a dump's finding never falls back to an unranked default.
+TEST(FindingTable, EveryFlightRecorderRowHasATriageScore) {
+  int fr_rows = 0;
+  for (const auto& d : finding_table()) {
+    if (d.id.rfind("fr.", 0) != 0) continue;
+    ++fr_rows;
+    EXPECT_TRUE(d.score.has_value()) << d.id;
+  }
+  EXPECT_EQ(fr_rows, 12);
 }

@@ -94,10 +94,29 @@ TEST(SignatureLoader, RefinementNamesAKnownSignatureAndClass) {
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.two, class: other, why: x}]\n"),
             "test.yaml:2: refinement of 'test.one' names unknown signature 'test.two'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: net, why: x}]\n"),
-            "test.yaml:13: unknown class 'net' in refinement (expected a DESIGN.md failure class)");
+            "test.yaml:13: unknown class 'net' in refinement (expected a failure class of core/finding.h)");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: other}]\n"),
-            "test.yaml:13: refinement needs 'with' (a signature id), 'class' and 'why'");
+            "test.yaml:13: refinement needs one of 'with' (a signature id) or 'nccl_below' (a version), 'class' and 'why'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: {with: test.one}\n"), "test.yaml:13: 'refine' must be a list");
+}
+
+// A version refinement (nccl_below, job_has) is checked by the verdict, not resolved as a signature.
+TEST(SignatureLoader, VersionRefinementNeedsAVersionAndAClass) {
+  auto r = SignatureSet::load(std::string(kGood) + "  refine: [{nccl_below: 2.12.0, job_has: timeout-hang, class: "
+                                                   "timeout-hang, why: 'NCCL {nccl_version}'}]\n",
+                              "test.yaml");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->all()[0].refine[0].nccl_below, "2.12.0");
+  EXPECT_EQ(r->all()[0].refine[0].job_has, "timeout-hang");
+  EXPECT_TRUE(r->all()[0].refine[0].with.empty());
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{nccl_below: soon, class: other, why: x}]\n"),
+            "test.yaml:13: nccl_below must be a version such as 2.12.0");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{nccl_below: 2.12.0, job_has: slow, class: other, why: x}]\n"),
+            "test.yaml:13: unknown class 'slow' in refinement (expected a failure class of core/finding.h)");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, nccl_below: 2.12.0, class: other, why: x}]\n"),
+            "test.yaml:13: refinement needs one of 'with' (a signature id) or 'nccl_below' (a version), 'class' and 'why'");
+  EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, job_has: other, class: other, why: x}]\n"),
+            "test.yaml:13: job_has goes with nccl_below, not with 'with'");
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include "core/strings.h"
 #include "knowledge/embedded.h"
 #include "knowledge/signatures.h"
+#include "support/test_paths.h"
 
 namespace ncdx::knowledge {
 namespace {

@@ -10,6 +10,7 @@
 #include "core/strings.h"
 #include "knowledge/signatures.h"
 #include "knowledge/simple_pattern.h"
+#include "support/test_paths.h"
 
 namespace ncdx::knowledge {
 namespace {

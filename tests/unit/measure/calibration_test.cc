@@ -13,6 +13,7 @@
 #include "measure/expected.h"
 #include "measure/measurements.h"
 #include "probe/topo_smi_parse.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::measure;

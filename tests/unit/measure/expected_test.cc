@@ -8,6 +8,7 @@
 #include "measure/measurements.h"
 #include "probe/topo_smi_parse.h"
 #include "probe/topo_xml_parse.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::measure;

@@ -20,6 +20,7 @@
 #include "model/cost/nccl_log_inputs.h"
 #include "model/cost/predict.h"
 #include "model/cost/spec_parse.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::model::cost;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "probe/topo_smi_parse.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::probe;

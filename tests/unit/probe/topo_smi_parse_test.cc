@@ -4,6 +4,7 @@
 
 #include <fstream>
 #include <sstream>
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::probe;

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "probe/xml_reader.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::probe;

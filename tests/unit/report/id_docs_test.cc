@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "report/id_docs.h"
+#include "support/test_paths.h"
 
 namespace ncdx::report {
 namespace {

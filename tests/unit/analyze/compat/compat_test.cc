@@ -3,6 +3,7 @@
 
 #include "analyze/compat/compat.h"
 #include "probe/package_versions.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "analyze/config/shell_expand.h"
+#include "support/test_paths.h"
 
 using namespace ncdx::analyze;
 

@@ -15,6 +15,7 @@
 #include "probe/machine_probe.h"
 #include "report/doctor_render.h"
 #include "support/json_schema_mini.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 namespace fs = std::filesystem;

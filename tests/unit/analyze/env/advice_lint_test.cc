@@ -22,6 +22,7 @@
 #include "knowledge/doctor_fixes.h"
 #include "knowledge/findings.h"
 #include "knowledge/signatures.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 

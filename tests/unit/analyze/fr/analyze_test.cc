@@ -3,6 +3,7 @@
 
 #include "analyze/fr/analyze.h"
 #include "report/fr_summary.h"
+#include "support/test_paths.h"
 
 namespace ncdx::analyze {
 namespace {

@@ -10,6 +10,7 @@
 #include "analyze/fr/pickle.h"
 #include "analyze/fr/reader.h"
 #include "core/json.h"
+#include "support/test_paths.h"
 
 namespace ncdx::analyze {
 namespace {

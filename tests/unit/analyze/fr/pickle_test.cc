@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "analyze/fr/pickle.h"
+#include "support/test_paths.h"
 
 namespace ncdx::analyze {
 namespace {

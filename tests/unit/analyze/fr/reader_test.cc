@@ -8,6 +8,7 @@
 
 #include "analyze/fr/reader.h"
 #include <unistd.h>  // getpid: a temp dir per test process
+#include "support/test_paths.h"
 
 namespace ncdx::analyze {
 namespace {

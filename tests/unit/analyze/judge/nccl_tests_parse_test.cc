@@ -8,6 +8,7 @@
 #include "analyze/judge/judge.h"
 #include "analyze/judge/nccl_tests_parse.h"
 #include "core/json.h"
+#include "support/test_paths.h"
 
 using namespace ncdx::analyze::judge;
 

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "analyze/logs/log_line.h"
+#include "support/test_paths.h"
 
 TEST(RealLogs, EveryNcclInfoLineAndHostIsFound) {
   std::ifstream in(std::string(NCDX_SHARED_DIR) + "/data/nccl_info_logs.jsonl");

@@ -7,6 +7,7 @@
 
 #include "probe/topo_smi_parse.h"
 #include "probe/topo_xml_parse.h"
+#include "support/test_paths.h"
 
 using namespace ncdx;
 using namespace ncdx::analyze;

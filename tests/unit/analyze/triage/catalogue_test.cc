@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "support/triage_test_util.h"
+#include "support/test_paths.h"
 
 namespace {
 

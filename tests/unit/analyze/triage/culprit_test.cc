@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/triage_test_util.h"
+#include "support/test_paths.h"
 
 namespace {
 

@@ -14,6 +14,7 @@
 #include <set>
 
 #include "support/triage_test_util.h"
+#include "support/test_paths.h"
 
 namespace {
 

@@ -14,6 +14,7 @@
 
 #include "support/paste_artefacts.h"
 #include "support/triage_test_util.h"
+#include "support/test_paths.h"
 
 namespace {
 

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "support/triage_test_util.h"
+#include "support/test_paths.h"
 
 namespace {
 namespace fs = std::filesystem;
