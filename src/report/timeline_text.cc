@@ -67,6 +67,50 @@ Grid grid(const Heatmap& h) {
   return g;
 }
 
+// A benchmark row's exact size: "64 MiB", "1.5 KiB", "8 B".
+std::string size_text(double bytes) {
+  char b[32];
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
+  std::snprintf(b, sizeof b, bytes == std::floor(bytes) ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return b;
+}
+
+std::string gbps(const std::optional<double>& v) {
+  if (!v) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f", *v);
+  return b;
+}
+
+// Measured busbw per (collective, size) and, with --spec, the model's expectation.
+std::string busbw_table(const TimelineResult& r) {
+  bool any = false;
+  for (const auto& c : r.collectives) any = any || c.busbw_gbps;
+  if (!any) return "";
+  bool expect = !r.expectation.empty();
+  std::string o = "BUS BANDWIDTH  (nccl-tests busbw = size / time x the collective's factor; time = the last arrival's op)\n";
+  o += expect ? "  expected: " + r.expectation + "\n" : "  no --spec: expectation not computed\n";
+  o += expect ? "  collective      size          ranks  instances       time   busbw GB/s  expected  % of expected\n"
+              : "  collective      size          ranks  instances       time   busbw GB/s\n";
+  char b[256];
+  for (const auto& c : r.collectives) {
+    if (!c.busbw_gbps) continue;
+    std::string size = c.source == "benchmark" && c.bytes_per_op ? size_text(*c.bytes_per_op) : c.size_bucket;
+    std::snprintf(b, sizeof b, "  %-15s %-13s %5s %10llu %10s %12s", c.name.c_str(), size.c_str(),
+                  c.group_size ? std::to_string(*c.group_size).c_str() : "-", static_cast<unsigned long long>(c.busbw_instances),
+                  ms(c.transfer_us.value_or(0)).c_str(), gbps(c.busbw_gbps).c_str());
+    o += b;
+    if (expect) {
+      std::snprintf(b, sizeof b, " %9s %14s", gbps(c.expected_busbw_gbps).c_str(), pct(c.pct_of_expected).c_str());
+      o += b;
+    }
+    o += "\n";
+  }
+  return o + "\n";
+}
+
 }  // namespace
 
 std::string timeline_headline(const TimelineResult& r) {
@@ -159,10 +203,12 @@ std::string render_timeline_text(const TimelineResult& r, bool color) {
     o += b;
   }
   o += "\n";
-  if (!r.collectives.empty()) {
+  bool traced = std::any_of(r.collectives.begin(), r.collectives.end(), [](const CollectiveStat& c) { return c.source == "trace"; });
+  if (traced) {
     o += "TOP COLLECTIVES  (by total time over all ranks)\n";
     o += "  collective      size           ops   instances      total       mean        max\n";
     for (const auto& c : r.collectives) {
+      if (c.source != "trace") continue;  // benchmark rows: in the bus bandwidth table only
       std::snprintf(b, sizeof b, "  %-15s %-12s %6llu %10llu %10s %10s %10s\n", c.name.c_str(), c.size_bucket.c_str(),
                     static_cast<unsigned long long>(c.ops), static_cast<unsigned long long>(c.instances), ms(c.total_us).c_str(),
                     ms(c.mean_us).c_str(), ms(c.max_us).c_str());
@@ -170,6 +216,7 @@ std::string render_timeline_text(const TimelineResult& r, bool color) {
     }
     o += "\n";
   }
+  o += busbw_table(r);
   std::map<std::string, std::uint64_t> skipped;
   for (const auto& s : r.ranks)
     for (const auto& [k, v] : s.skip_reasons) skipped[k] += v;

@@ -219,10 +219,60 @@ struct TextParser {
   }
 };
 
+// ncdx's own `ncdx bench --json` document (ncdx.bench/1, docs/schema/bench.schema.json, written by
+// report/bench/bench_render.cc bench_json): the same measurements under ncdx's key names.
+core::Result<std::vector<NcclTestsRun>> parse_bench_json(const nlohmann::json& j, std::string_view name) {
+  NcclTestsRun run;
+  run.format = "ncdx.bench";
+  if (j.contains("collective") && j["collective"].is_string()) {
+    run.coll = model::cost::parse_collective(j["collective"].get<std::string>());
+    if (run.coll) run.test_name = std::string(model::cost::name(*run.coll));
+  }
+  if (j.contains("ranks") && j["ranks"].is_array()) {
+    for (const auto& d : j["ranks"]) {
+      if (!d.is_object()) continue;
+      ++run.ranks_listed;
+      if (d.contains("host") && d["host"].is_string()) {
+        auto h = d["host"].get<std::string>();
+        if (std::find(run.hosts.begin(), run.hosts.end(), h) == run.hosts.end()) run.hosts.push_back(h);
+      }
+      if (run.device_name.empty() && d.contains("device_name") && d["device_name"].is_string()) run.device_name = d["device_name"].get<std::string>();
+    }
+  }
+  auto side = [](const nlohmann::json& o, NcclTestsSide& s) {
+    if (!o.is_object()) return;
+    auto getd = [&](const char* k) -> std::optional<double> {
+      if (o.contains(k) && o[k].is_number()) return o[k].get<double>();
+      return std::nullopt;
+    };
+    s.time_us = getd("time_us");
+    s.algbw_gbps = getd("algbw_gbps");
+    s.busbw_gbps = getd("busbw_gbps");
+    s.wrong = getd("wrong");
+  };
+  if (j.contains("results") && j["results"].is_array()) {
+    for (const auto& r : j["results"]) {
+      if (!r.is_object() || !r.contains("bytes") || !r["bytes"].is_number_unsigned()) continue;
+      if (run.rows.size() >= kMaxRows) break;
+      NcclTestsRow row;
+      row.size = r["bytes"].get<std::uint64_t>();
+      if (r.contains("count") && r["count"].is_number_unsigned()) row.count = r["count"].get<std::uint64_t>();
+      if (r.contains("out_of_place")) side(r["out_of_place"], row.oop);
+      if (r.contains("in_place")) side(r["in_place"], row.ip);
+      run.rows.push_back(std::move(row));
+    }
+  }
+  if (j.contains("avg_busbw_gbps") && j["avg_busbw_gbps"].is_number()) run.avg_busbw = j["avg_busbw_gbps"].get<double>();
+  if (j.contains("out_of_bounds") && j["out_of_bounds"].is_number_integer()) run.out_of_bounds = j["out_of_bounds"].get<long long>();
+  if (run.rows.empty()) return core::Status::bad_input(std::string(name) + ": ncdx.bench/1 JSON with no result rows");
+  return std::vector<NcclTestsRun>{std::move(run)};
+}
+
 core::Result<std::vector<NcclTestsRun>> parse_json_runs(std::string_view text, std::string_view name) {
   auto doc = core::parse_json(text, name);
   if (!doc.ok()) return doc.status();
   const auto& j = *doc;
+  if (j.is_object() && j.contains("schema") && j["schema"] == "ncdx.bench/1") return parse_bench_json(j, name);
   if (!j.is_object() || !j.contains("results") || !j["results"].is_array())
     return core::Status::bad_input(std::string(name) + ": JSON without a \"results\" list (expected nccl-tests -J output)");
   NcclTestsRun run;
@@ -239,8 +289,15 @@ core::Result<std::vector<NcclTestsRun>> parse_json_runs(std::string_view text, s
     if (c.contains("nthreads") && c["nthreads"].is_number_integer()) run.nthreads = c["nthreads"].get<int>();
     if (c.contains("ngpus") && c["ngpus"].is_number_integer()) run.ngpus = c["ngpus"].get<int>();
   }
-  if (j.contains("devices") && j["devices"].is_array()) {
-    for (const auto& d : j["devices"]) {
+  // nccl-tests writes the device list inside "config" (src/util.cu writeDeviceReport @ a0b82b2,
+  // JSON_FILE_VERSION 3); a top-level list is read too.
+  const nlohmann::json* devices = nullptr;
+  if (j.contains("config") && j["config"].is_object() && j["config"].contains("devices") && j["config"]["devices"].is_array())
+    devices = &j["config"]["devices"];
+  else if (j.contains("devices") && j["devices"].is_array())
+    devices = &j["devices"];
+  if (devices) {
+    for (const auto& d : *devices) {
       if (!d.is_object()) continue;
       ++run.ranks_listed;
       if (d.contains("hostname") && d["hostname"].is_string()) {

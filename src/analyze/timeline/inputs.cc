@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 
+#include "analyze/judge/nccl_tests_parse.h"
 #include "analyze/timeline/chrome_trace_reader.h"
 #include "analyze/timeline/json_pull.h"
 #include "analyze/timeline/line_split.h"
@@ -41,6 +42,17 @@ class HeadSource final : public ByteSource {
   std::size_t off_ = 0;
 };
 
+// nccl-tests -J: the document starts with "version" and names its "nccl_version" (src/util.cu
+// writeJsonHeader order @ a0b82b2: version, start_time, args, env, nccl_version); ncdx bench
+// --json carries its schema name. Kineto traces start with "schemaVersion"/"deviceProperties".
+bool benchmark_json(std::string_view head, std::size_t brace) {
+  std::size_t k = head.find_first_not_of(" \t\r\n", brace + 1);
+  bool nccl_tests = k != std::string_view::npos && head.compare(k, 10, "\"version\"") == 0 &&
+                    head.find("\"nccl_version\"") != std::string_view::npos;
+  return nccl_tests || head.find("\"schema\": \"ncdx.bench/1\"") != std::string_view::npos ||
+         head.find("\"schema\":\"ncdx.bench/1\"") != std::string_view::npos;
+}
+
 InputKind detect(std::string_view head) {
   std::size_t i = 0;
   if (head.substr(0, 3) == "\xEF\xBB\xBF") i = 3;
@@ -50,16 +62,16 @@ InputKind detect(std::string_view head) {
     std::size_t k = i + 1;
     while (k < head.size() && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t')) ++k;
     if (k >= head.size() || head[k] == '{' || head[k] == ']') return InputKind::chrome;
-    return InputKind::log;
+    return judge::looks_like_nccl_tests(head) ? InputKind::benchmark : InputKind::log;
   }
   if (i < head.size() && head[i] == '{') {
     std::size_t nl = head.find('\n', i);
     std::string_view first = head.substr(i, nl == std::string_view::npos ? head.size() - i : nl - i);
     if (first.find("\"coll_perf\"") != std::string_view::npos || first.find("\"p2p_perf\"") != std::string_view::npos)
       return InputKind::inspector;
-    return InputKind::chrome;
+    return benchmark_json(head, i) ? InputKind::benchmark : InputKind::chrome;
   }
-  return InputKind::log;
+  return judge::looks_like_nccl_tests(head) ? InputKind::benchmark : InputKind::log;
 }
 
 const nlohmann::json* member(const nlohmann::json& j, const char* k) {
@@ -217,6 +229,42 @@ core::Status read_step_log(ByteSource& src, const std::string& name, TraceSet& o
   return {};
 }
 
+namespace {
+
+// A benchmark output is small: read whole (the nccl-tests reader takes the text). Text that only
+// looked like nccl-tests (a training log that printed a table, too big, or no usable row) is
+// read as a step-time log instead.
+core::Status read_benchmark(ByteSource& src, const std::string& name, TraceSet& out) {
+  constexpr std::size_t kMaxBenchmark = 64u << 20;
+  std::string text;
+  char buf[64 * 1024];
+  while (text.size() <= kMaxBenchmark) {
+    std::size_t n = src.read(buf, sizeof buf);
+    if (n == 0) break;
+    text.append(buf, n);
+  }
+  if (!src.status().is_ok()) return src.status().with_context(name);
+  bool json = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF") != std::string::npos &&
+              text[text.find_first_not_of(" \t\r\n\xEF\xBB\xBF")] == '{';
+  if (text.size() > kMaxBenchmark) {
+    if (json) return core::Status::bad_input(name + ": benchmark JSON larger than 64 MiB");
+    HeadSource rest(src, std::move(text));
+    return read_step_log(rest, name, out);
+  }
+  TraceSet tried;
+  core::Status st = read_benchmark_results(text, name, tried);
+  if (st.is_ok() || json) {
+    if (!st.is_ok()) return st;
+    for (auto& m : tried.measured) out.measured.push_back(std::move(m));
+    for (auto& n : tried.notes) out.notes.push_back(std::move(n));
+    return {};
+  }
+  HeadSource again(src, std::move(text));
+  return read_step_log(again, name, out);
+}
+
+}  // namespace
+
 core::Status read_timeline_input(ByteSource& src, const std::string& name, TraceSet& out) {
   std::string head(kPeek, '\0');
   std::size_t got = 0;
@@ -234,6 +282,7 @@ core::Status read_timeline_input(ByteSource& src, const std::string& name, Trace
     case InputKind::chrome: return read_chrome_trace(whole, name, out);
     case InputKind::inspector: return read_inspector_lines(whole, name, out);
     case InputKind::log: return read_step_log(whole, name, out);
+    case InputKind::benchmark: return read_benchmark(whole, name, out);
   }
   return {};
 }
