@@ -11,9 +11,14 @@ core::Status read_benchmark_results(std::string_view text, const std::string& na
   auto runs = judge::parse_nccl_tests(text, name);
   if (!runs.ok()) return runs.status();
   std::size_t before = out.measured.size();
+  int unnamed = 0;
   for (const auto& run : *runs) {
     if (!run.coll) {
-      out.notes.push_back(name + ":" + std::to_string(run.first_line) + ": benchmark output that does not name its collective; its rows are not used");
+      // busbw's factor and the model both need the collective; a table without its header does
+      // not say (`ncdx model --judge` takes --coll for these).
+      ++unnamed;
+      out.notes.push_back(name + ":" + std::to_string(run.first_line) +
+                          ": nccl-tests run that does not name its collective (no \"Collective test starting\" line); its rows are not used");
       continue;
     }
     // The run's ranks: the "#  Rank N ..." lines (the JSON device list). nThread x nGpus is per
@@ -34,7 +39,8 @@ core::Status read_benchmark_results(std::string_view text, const std::string& na
     }
   }
   if (out.measured.size() == before)
-    return core::Status::bad_input(name + ": benchmark output with no size row that has a time and a busbw");
+    return core::Status::bad_input(name + (unnamed ? ": nccl-tests output that does not name its collective (no \"Collective test starting: <test>\" line)"
+                                                   : ": benchmark output with no size row that has a time and a busbw"));
   return {};
 }
 

@@ -23,7 +23,7 @@ constexpr std::size_t kPeek = 64 * 1024;
 // Replays the peeked head, then the rest of the source.
 class HeadSource final : public ByteSource {
  public:
-  HeadSource(ByteSource& src, std::string head) : src_(src), head_(std::move(head)) {}
+  HeadSource(ByteSource& src, std::string&& head) : src_(src) { head_.swap(head); }
   std::size_t read(char* out, std::size_t cap) override {
     if (off_ < head_.size()) {
       std::size_t n = std::min(cap, head_.size() - off_);
@@ -232,8 +232,8 @@ core::Status read_step_log(ByteSource& src, const std::string& name, TraceSet& o
 namespace {
 
 // A benchmark output is small: read whole (the nccl-tests reader takes the text). Text that only
-// looked like nccl-tests (a training log that printed a table, too big, or no usable row) is
-// read as a step-time log instead.
+// looked like nccl-tests (no table the reader accepts, or over 64 MiB) is read as a step-time
+// log instead.
 core::Status read_benchmark(ByteSource& src, const std::string& name, TraceSet& out) {
   constexpr std::size_t kMaxBenchmark = 64u << 20;
   std::string text;
@@ -244,21 +244,14 @@ core::Status read_benchmark(ByteSource& src, const std::string& name, TraceSet& 
     text.append(buf, n);
   }
   if (!src.status().is_ok()) return src.status().with_context(name);
-  bool json = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF") != std::string::npos &&
-              text[text.find_first_not_of(" \t\r\n\xEF\xBB\xBF")] == '{';
+  std::size_t first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  bool json = first != std::string::npos && text[first] == '{';
   if (text.size() > kMaxBenchmark) {
     if (json) return core::Status::bad_input(name + ": benchmark JSON larger than 64 MiB");
     HeadSource rest(src, std::move(text));
     return read_step_log(rest, name, out);
   }
-  TraceSet tried;
-  core::Status st = read_benchmark_results(text, name, tried);
-  if (st.is_ok() || json) {
-    if (!st.is_ok()) return st;
-    for (auto& m : tried.measured) out.measured.push_back(std::move(m));
-    for (auto& n : tried.notes) out.notes.push_back(std::move(n));
-    return {};
-  }
+  if (json || judge::parse_nccl_tests(text, name).ok()) return read_benchmark_results(text, name, out);
   HeadSource again(src, std::move(text));
   return read_step_log(again, name, out);
 }
