@@ -283,6 +283,12 @@ core::Result<std::vector<NcclTestsRun>> parse_json_runs(std::string_view text, s
     auto slash = a0.find_last_of('/');
     run.test_name = slash == std::string::npos ? a0 : a0.substr(slash + 1);
     run.coll = model::cost::parse_collective(run.test_name);
+    // `ncdx bench -J`: args are "ncdx", "bench", the collective (cli/cmd_bench.cc).
+    const auto& a = j["args"];
+    if (!run.coll && run.test_name == "ncdx" && a.size() >= 3 && a[1] == "bench" && a[2].is_string()) {
+      run.coll = model::cost::parse_collective(a[2].get<std::string>());
+      if (run.coll) run.test_name = std::string(model::cost::name(*run.coll));
+    }
   }
   if (j.contains("config") && j["config"].is_object()) {
     const auto& c = j["config"];

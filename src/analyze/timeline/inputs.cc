@@ -23,7 +23,7 @@ constexpr std::size_t kPeek = 64 * 1024;
 // Replays the peeked head, then the rest of the source.
 class HeadSource final : public ByteSource {
  public:
-  HeadSource(ByteSource& src, std::string&& head) : src_(src) { head_.swap(head); }
+  HeadSource(ByteSource& src, std::string_view head) : src_(src), head_(head) {}  // head outlives the source
   std::size_t read(char* out, std::size_t cap) override {
     if (off_ < head_.size()) {
       std::size_t n = std::min(cap, head_.size() - off_);
@@ -38,17 +38,18 @@ class HeadSource final : public ByteSource {
 
  private:
   ByteSource& src_;
-  std::string head_;
+  std::string_view head_;
   std::size_t off_ = 0;
 };
 
 // nccl-tests -J: the document starts with "version" and names its "nccl_version" (src/util.cu
-// writeJsonHeader order @ a0b82b2: version, start_time, args, env, nccl_version); ncdx bench
-// --json carries its schema name. Kineto traces start with "schemaVersion"/"deviceProperties".
+// writeJsonHeader order @ a0b82b2: version, start_time, args, env, nccl_version; `ncdx bench -J`
+// writes the keys sorted, "args" first); ncdx bench --json carries its schema name. Kineto
+// traces start with "schemaVersion", "deviceProperties", "distributedInfo" or "traceEvents".
 bool benchmark_json(std::string_view head, std::size_t brace) {
   std::size_t k = head.find_first_not_of(" \t\r\n", brace + 1);
-  bool nccl_tests = k != std::string_view::npos && head.compare(k, 10, "\"version\"") == 0 &&
-                    head.find("\"nccl_version\"") != std::string_view::npos;
+  bool first_key = k != std::string_view::npos && (head.compare(k, 9, "\"version\"") == 0 || head.compare(k, 6, "\"args\"") == 0);
+  bool nccl_tests = first_key && head.find("\"nccl_version\"") != std::string_view::npos;
   return nccl_tests || head.find("\"schema\": \"ncdx.bench/1\"") != std::string_view::npos ||
          head.find("\"schema\":\"ncdx.bench/1\"") != std::string_view::npos;
 }
@@ -248,11 +249,11 @@ core::Status read_benchmark(ByteSource& src, const std::string& name, TraceSet& 
   bool json = first != std::string::npos && text[first] == '{';
   if (text.size() > kMaxBenchmark) {
     if (json) return core::Status::bad_input(name + ": benchmark JSON larger than 64 MiB");
-    HeadSource rest(src, std::move(text));
+    HeadSource rest(src, text);
     return read_step_log(rest, name, out);
   }
   if (json || judge::parse_nccl_tests(text, name).ok()) return read_benchmark_results(text, name, out);
-  HeadSource again(src, std::move(text));
+  HeadSource again(src, text);
   return read_step_log(again, name, out);
 }
 
@@ -270,7 +271,7 @@ core::Status read_timeline_input(ByteSource& src, const std::string& name, Trace
   if (!src.status().is_ok()) return src.status().with_context(name);
   if (got == 0) return core::Status::bad_input(name + ": empty file");
   InputKind kind = detect(head);
-  HeadSource whole(src, std::move(head));
+  HeadSource whole(src, head);
   switch (kind) {
     case InputKind::chrome: return read_chrome_trace(whole, name, out);
     case InputKind::inspector: return read_inspector_lines(whole, name, out);
