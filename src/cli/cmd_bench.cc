@@ -123,7 +123,9 @@ CLI::App* add_bench(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("--sizes", fl->sizes, "exact sizes, comma-separated (instead of -b/-e/-f/-i)");
   cmd->add_option("-g,--ngpus", fl->g, "GPUs driven by one process (nccl backend; 0: all)")->capture_default_str();
   cmd->callback([fl, &g, &exit_code, cmd] {
-    std::vector<std::string> argv{"ncdx", "bench"};
+    // nccl-tests' args[0] is the test binary (all_gather_perf), which names the collective; ours
+    // is ncdx, so the collective follows, where readers of -J (nccl_tests_parse.cc) look for it.
+    std::vector<std::string> argv{"ncdx", "bench", fl->coll};
     for (const auto& r : cmd->remaining()) argv.push_back(r);
     exit_code = run(*fl, g, argv);
   });

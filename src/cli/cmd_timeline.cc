@@ -1,10 +1,12 @@
 // `ncdx timeline FILES...`: communication heatmap, stragglers, fail-slow and bottleneck windows
-// from PyTorch profiler (Kineto) traces, Ray timelines, NCCL Inspector JSONL and step-time logs.
+// from PyTorch profiler (Kineto) traces, Ray timelines, NCCL Inspector JSONL and step-time logs;
+// busbw per collective, with --spec against what `ncdx model` expects (analyze/timeline/busbw.cc).
 #include <cstdio>
 #include <fstream>
 #include <iostream>
 
 #include "analyze/logs/log_source.h"
+#include "analyze/timeline/expected_busbw.h"
 #include "analyze/timeline/inputs.h"
 #include "analyze/timeline/result.h"
 #include "cli/command.h"
@@ -13,6 +15,7 @@
 #include "core/outcome.h"
 #include "core/strings.h"
 #include "core/term.h"
+#include "model/cost/spec_parse.h"
 #include "report/context.h"
 #include "report/report_dir.h"
 #include "report/timeline_render.h"
@@ -22,7 +25,7 @@ namespace {
 
 struct TimelineCliOptions {
   std::vector<std::string> inputs;
-  std::string bucket, window, ranks, svg, html;
+  std::string bucket, window, ranks, svg, html, spec, nccl;
 };
 
 // "10ms", "250us", "1.5s", "2000" (µs) → ns.
@@ -59,6 +62,16 @@ core::Status parse_options(const TimelineCliOptions& c, analyze::timeline::Timel
     }
     if (o.window_from && o.window_to && *o.window_to <= *o.window_from) return core::Status::usage("--window: TO must be after FROM");
   }
+  if (!c.spec.empty() || !c.nccl.empty()) {
+    if (c.spec.empty()) return core::Status::usage("--nccl needs --spec (the cluster whose busbw to expect)");
+    auto spec = model::cost::parse_spec(c.spec);
+    if (!spec.ok()) return spec.status();
+    // The NCCL version whose model to use: --nccl, else 2.27.7 (the default of `ncdx model`).
+    auto ver = c.nccl.empty() ? std::optional<model::cost::NcclVersion>(model::cost::NcclVersion{2, 27, 7})
+                              : model::cost::NcclVersion::parse(c.nccl);
+    if (!ver) return core::Status::usage("--nccl expects an NCCL version such as 2.27.7 (got \"" + c.nccl + "\")");
+    if (auto st = analyze::timeline::set_expectation(o, *spec, *ver); !st) return st;
+  }
   if (!c.ranks.empty()) {
     for (auto part : core::split(c.ranks, ',')) {
       auto dash = part.find('-');
@@ -76,7 +89,7 @@ int run(const TimelineCliOptions& c, const GlobalOptions& g) {
   analyze::timeline::TimelineOptions o;
   if (auto st = parse_options(c, o); !st) {
     std::fprintf(stderr, "ncdx timeline: %s\n", st.message().c_str());
-    return 64;
+    return core::to_int(st.code());
   }
   auto expanded = analyze::expand_inputs(c.inputs);
   for (const auto& p : expanded.problems) {
@@ -128,11 +141,14 @@ int run(const TimelineCliOptions& c, const GlobalOptions& g) {
 CLI::App* add_timeline(CLI::App& root, const GlobalOptions& global, int& exit_code) {
   auto* cmd = root.add_subcommand("timeline");
   static TimelineCliOptions o;
-  cmd->add_option("inputs", o.inputs, "Kineto traces (one per rank), Ray timeline, NCCL Inspector JSONL, step-time logs; "
+  cmd->add_option("inputs", o.inputs, "Kineto traces (one per rank), Ray timeline, NCCL Inspector JSONL, step-time logs, "
+                                      "nccl-tests output (text or -J JSON), ncdx bench --json; "
                                       "files, directories, globs; .gz/.zst")->required();
   cmd->add_option("--bucket", o.bucket, "heatmap bucket (e.g. 10ms, 500us; default: about 60 columns)");
   cmd->add_option("--window", o.window, "analyse only FROM:TO after the first event (e.g. 2s:5s, :500ms)");
   cmd->add_option("--ranks", o.ranks, "analyse only these ranks (e.g. 0-3,8)");
+  cmd->add_option("--spec", o.spec, "cluster (as for ncdx model: \"nodes=2,gpus=8,gpu=H100,nic=8x400G-IB\"): busbw expected per collective and size");
+  cmd->add_option("--nccl", o.nccl, "NCCL version whose model --spec uses (default 2.27.7)");
   cmd->add_option("--svg", o.svg, "also write the heatmap as SVG to FILE");
   cmd->add_option("--html", o.html, "also write a self-contained HTML page to FILE");
   cmd->callback([&exit_code, &global] { exit_code = run(o, global); });

@@ -63,10 +63,16 @@ std::string render_timeline_section(const TimelineResult& r) {
     o += "<tr><td>" + std::to_string(s.rank) + "</td><td>" + html_escape(s.comm_source) + "</td><td>" + fo(s.comm_pct) + "</td><td>" +
          fo(s.compute_pct) + "</td><td>" + fo(s.idle_pct) + "</td><td>" + fo(s.non_compute_pct) + "</td><td>" + fo(s.overlap_pct) +
          "</td><td>" + std::to_string(s.skipped) + "</td></tr>\n";
-  o += "</table>\n<h3>Top collectives</h3>\n<table><tr><th>collective</th><th>size</th><th>ops</th><th>total (ms)</th><th>mean (ms)</th><th>max (ms)</th></tr>\n";
+  o += "</table>\n<h3>Top collectives</h3>\n<p>busbw: nccl-tests' definition (size / time x the collective's factor); expected: " +
+       html_escape(r.expectation.empty() ? std::string("no --spec: expectation not computed") : r.expectation) + "</p>\n"
+       "<table><tr><th>collective</th><th>size</th><th>ops</th><th>total (ms)</th><th>mean (ms)</th><th>max (ms)</th>"
+       "<th>busbw (GB/s)</th><th>expected (GB/s)</th><th>% of expected</th></tr>\n";
   for (const auto& c : r.collectives)
-    o += "<tr><td>" + html_escape(c.name) + "</td><td>" + html_escape(c.size_bucket) + "</td><td>" + std::to_string(c.ops) + "</td><td>" +
-         f1(c.total_us / 1000) + "</td><td>" + f1(c.mean_us / 1000) + "</td><td>" + f1(c.max_us / 1000) + "</td></tr>\n";
+    o += "<tr><td>" + html_escape(c.name) + "</td><td>" +
+         html_escape(c.source == "benchmark" && c.bytes_per_op ? std::to_string(static_cast<unsigned long long>(*c.bytes_per_op)) + " B" : c.size_bucket) +
+         "</td><td>" + std::to_string(c.ops) + "</td><td>" + f1(c.total_us / 1000) + "</td><td>" + f1(c.mean_us / 1000) + "</td><td>" +
+         f1(c.max_us / 1000) + "</td><td>" + fo(c.busbw_gbps) + "</td><td>" + fo(c.expected_busbw_gbps) + "</td><td>" + fo(c.pct_of_expected) +
+         "</td></tr>\n";
   o += "</table>\n";
   for (const auto& n : r.notes) o += "<p>note: " + html_escape(n) + "</p>\n";
   o += "</section>\n";

@@ -120,7 +120,16 @@ nlohmann::json timeline_json(const TimelineResult& r, const nlohmann::json& cont
                                 {"total_us", r3(c.total_us)},
                                 {"mean_us", r3(c.mean_us)},
                                 {"max_us", r3(c.max_us)},
-                                {"bytes_per_op", opt3(c.bytes_per_op)}});
+                                {"bytes_per_op", opt3(c.bytes_per_op)},
+                                {"source", c.source},
+                                {"file", c.file.empty() ? nlohmann::json(nullptr) : nlohmann::json(c.file)},
+                                {"group_size", c.group_size ? nlohmann::json(*c.group_size) : nlohmann::json(nullptr)},
+                                {"busbw_instances", c.busbw_instances},
+                                {"transfer_us", opt3(c.transfer_us)},
+                                {"busbw_gbps", opt3(c.busbw_gbps)},
+                                {"expected_busbw_gbps", opt3(c.expected_busbw_gbps)},
+                                {"pct_of_expected", opt3(c.pct_of_expected)}});
+  j["expectation"] = r.expectation.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.expectation);
   j["notes"] = r.notes;
   return j;
 }

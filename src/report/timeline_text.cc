@@ -67,6 +67,50 @@ Grid grid(const Heatmap& h) {
   return g;
 }
 
+// A benchmark row's exact size: "64 MiB", "1.5 KiB", "8 B".
+std::string size_text(double bytes) {
+  char b[32];
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  int u = 0;
+  while (bytes >= 1024 && u < 4) bytes /= 1024, ++u;
+  std::snprintf(b, sizeof b, bytes == std::floor(bytes) ? "%.0f %s" : "%.1f %s", bytes, units[u]);
+  return b;
+}
+
+std::string gbps(const std::optional<double>& v) {
+  if (!v) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, *v < 10 ? "%.2f" : "%.1f", *v);  // nccl-tests prints 0.00 for tiny sizes
+  return b;
+}
+
+// Measured busbw per (collective, size) and, with --spec, the model's expectation.
+std::string busbw_table(const TimelineResult& r) {
+  bool any = false;
+  for (const auto& c : r.collectives) any = any || c.busbw_gbps;
+  if (!any) return "";
+  bool expect = !r.expectation.empty();
+  std::string o = "BUS BANDWIDTH  (nccl-tests busbw = size / time x the collective's factor; time: the last arrival's op, or the benchmark's)\n";
+  o += expect ? "  expected: " + r.expectation + "\n" : "  no --spec: expectation not computed\n";
+  o += expect ? "  collective      size          ranks  instances       time   busbw GB/s  expected  % of expected\n"
+              : "  collective      size          ranks  instances       time   busbw GB/s\n";
+  char b[256];
+  for (const auto& c : r.collectives) {
+    if (!c.busbw_gbps) continue;
+    std::string size = c.source == "benchmark" && c.bytes_per_op ? size_text(*c.bytes_per_op) : c.size_bucket;
+    std::snprintf(b, sizeof b, "  %-15s %-13s %5s %10llu %10s %12s", c.name.c_str(), size.c_str(),
+                  c.group_size ? std::to_string(*c.group_size).c_str() : "-", static_cast<unsigned long long>(c.busbw_instances),
+                  ms(c.transfer_us.value_or(0)).c_str(), gbps(c.busbw_gbps).c_str());
+    o += b;
+    if (expect) {
+      std::snprintf(b, sizeof b, " %9s %14s", gbps(c.expected_busbw_gbps).c_str(), pct(c.pct_of_expected).c_str());
+      o += b;
+    }
+    o += "\n";
+  }
+  return o + "\n";
+}
+
 }  // namespace
 
 std::string timeline_headline(const TimelineResult& r) {
@@ -96,8 +140,12 @@ std::string render_timeline_text(const TimelineResult& r, bool color) {
   char b[512];
   std::size_t steps = 0;
   for (const auto& s : r.ranks) steps = std::max(steps, s.steps);
-  std::snprintf(b, sizeof b, "ncdx timeline: %zu rank(s), %zu step(s), %zu collective(s) matched across ranks, span %s\n",
-                r.ranks.size(), steps, r.instances, ms(r.span_us).c_str());
+  std::size_t rows = std::count_if(r.collectives.begin(), r.collectives.end(), [](const CollectiveStat& c) { return c.source == "benchmark"; });
+  if (r.ranks.empty() && rows)
+    std::snprintf(b, sizeof b, "ncdx timeline: %zu benchmark size row(s), no traces\n", rows);
+  else
+    std::snprintf(b, sizeof b, "ncdx timeline: %zu rank(s), %zu step(s), %zu collective(s) matched across ranks, span %s\n",
+                  r.ranks.size(), steps, r.instances, ms(r.span_us).c_str());
   o += b;
   o += "  " + core::paint(timeline_headline(r), r.stragglers.empty() || !r.stragglers[0].significant ? (r.slowdowns.empty() ? core::Color::green : core::Color::yellow) : core::Color::yellow, color) + "\n\n";
   Grid g = grid(r.heat);
@@ -131,38 +179,43 @@ std::string render_timeline_text(const TimelineResult& r, bool color) {
     }
     o += "\n";
   }
-  o += "SLOWDOWNS (fail-slow: change points of per-step compute and communication time)\n";
-  if (r.slowdowns.empty()) o += "  none >= 10%\n";
-  for (const auto& s : r.slowdowns) {
-    std::snprintf(b, sizeof b, "  %s: %.2fx on the %s side from %s %lld%s (%s -> %s per %s)\n",
-                  s.rank >= 0 ? ("rank " + std::to_string(s.rank)).c_str() : "all ranks", s.factor, s.side.c_str(), s.axis.c_str(),
-                  static_cast<long long>(s.from_step),
-                  s.lasting ? ", lasting" : (", transient, back at " + std::to_string(s.to_step.value_or(0))).c_str(),
-                  ms(s.before_us).c_str(), ms(s.after_us).c_str(), s.axis.c_str());
-    o += b;
-  }
-  o += "\n";
-  if (!r.windows.empty()) {
-    o += "BOTTLENECK WINDOWS\n";
-    for (const auto& w : r.windows) {
-      std::snprintf(b, sizeof b, "  %10s - %-10s %s\n", ms(w.start_us).c_str(), ms(w.end_us).c_str(), w.reason.c_str());
+  // Benchmark results alone have no ranks: nothing to say about slowdowns, windows or overlap.
+  if (!r.ranks.empty()) {
+    o += "SLOWDOWNS (fail-slow: change points of per-step compute and communication time)\n";
+    if (r.slowdowns.empty()) o += "  none >= 10%\n";
+    for (const auto& s : r.slowdowns) {
+      std::snprintf(b, sizeof b, "  %s: %.2fx on the %s side from %s %lld%s (%s -> %s per %s)\n",
+                    s.rank >= 0 ? ("rank " + std::to_string(s.rank)).c_str() : "all ranks", s.factor, s.side.c_str(), s.axis.c_str(),
+                    static_cast<long long>(s.from_step),
+                    s.lasting ? ", lasting" : (", transient, back at " + std::to_string(s.to_step.value_or(0))).c_str(),
+                    ms(s.before_us).c_str(), ms(s.after_us).c_str(), s.axis.c_str());
+      o += b;
+    }
+    o += "\n";
+    if (!r.windows.empty()) {
+      o += "BOTTLENECK WINDOWS\n";
+      for (const auto& w : r.windows) {
+        std::snprintf(b, sizeof b, "  %10s - %-10s %s\n", ms(w.start_us).c_str(), ms(w.end_us).c_str(), w.reason.c_str());
+        o += b;
+      }
+      o += "\n";
+    }
+    o += "OVERLAP AND IDLE PER RANK  (% of the rank's active span; overlap = comm time hidden under compute)\n";
+    o += "  rank  source              comm%  compute%  idle%  other%  overlap%  skipped\n";
+    for (const auto& s : r.ranks) {
+      std::snprintf(b, sizeof b, "  %-5d %-18s %6s %9s %6s %7s %9s  %llu\n", s.rank, s.comm_source.c_str(), pct(s.comm_pct).c_str(),
+                    pct(s.compute_pct).c_str(), pct(s.idle_pct).c_str(), pct(s.non_compute_pct).c_str(), pct(s.overlap_pct).c_str(),
+                    static_cast<unsigned long long>(s.skipped));
       o += b;
     }
     o += "\n";
   }
-  o += "OVERLAP AND IDLE PER RANK  (% of the rank's active span; overlap = comm time hidden under compute)\n";
-  o += "  rank  source              comm%  compute%  idle%  other%  overlap%  skipped\n";
-  for (const auto& s : r.ranks) {
-    std::snprintf(b, sizeof b, "  %-5d %-18s %6s %9s %6s %7s %9s  %llu\n", s.rank, s.comm_source.c_str(), pct(s.comm_pct).c_str(),
-                  pct(s.compute_pct).c_str(), pct(s.idle_pct).c_str(), pct(s.non_compute_pct).c_str(), pct(s.overlap_pct).c_str(),
-                  static_cast<unsigned long long>(s.skipped));
-    o += b;
-  }
-  o += "\n";
-  if (!r.collectives.empty()) {
+  bool traced = std::any_of(r.collectives.begin(), r.collectives.end(), [](const CollectiveStat& c) { return c.source == "trace"; });
+  if (traced) {
     o += "TOP COLLECTIVES  (by total time over all ranks)\n";
     o += "  collective      size           ops   instances      total       mean        max\n";
     for (const auto& c : r.collectives) {
+      if (c.source != "trace") continue;  // benchmark rows: in the bus bandwidth table only
       std::snprintf(b, sizeof b, "  %-15s %-12s %6llu %10llu %10s %10s %10s\n", c.name.c_str(), c.size_bucket.c_str(),
                     static_cast<unsigned long long>(c.ops), static_cast<unsigned long long>(c.instances), ms(c.total_us).c_str(),
                     ms(c.mean_us).c_str(), ms(c.max_us).c_str());
@@ -170,6 +223,7 @@ std::string render_timeline_text(const TimelineResult& r, bool color) {
     }
     o += "\n";
   }
+  o += busbw_table(r);
   std::map<std::string, std::uint64_t> skipped;
   for (const auto& s : r.ranks)
     for (const auto& [k, v] : s.skip_reasons) skipped[k] += v;

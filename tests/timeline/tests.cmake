@@ -15,3 +15,26 @@ foreach(bad truncated wrong_types not_a_trace)
 endforeach()
 ncdx_golden(timeline missing 66 ARGS timeline ${_tl}/bad/does_not_exist.json)
 ncdx_golden(timeline bad_option 64 ARGS timeline ${_tl}/bad/truncated.json --bucket fast)
+
+# busbw and the --spec expectation (docs/TIMELINE.md "Bus bandwidth"): a real nccl-tests text run
+# (B200, 2 nodes, from ../shared/data via tests/data/model/judge), ncdx's own bench JSON measured
+# here (tests/data/timeline/README.md), the JSON against the schema, and bad input.
+set(_tl_golden ${_tl}/golden)
+set(_tl_data ${CMAKE_SOURCE_DIR}/tests/data)
+set(_b200 nodes=2,gpus=8,gpu=B200,nic=8x400G-IB)
+ncdx_golden(timeline nccl-tests-b200-spec 0 WORKDIR ${_tl_data} GOLDEN_DIR ${_tl_golden}
+            ARGS timeline model/judge/dstack-lambda-b200-2node.txt --spec ${_b200})
+ncdx_golden(timeline bench-json-no-spec 0 WORKDIR ${_tl_data} GOLDEN_DIR ${_tl_golden}
+            ARGS timeline timeline/ncdx-bench-mpi-allreduce-4rank.json)
+ncdx_golden(timeline nccl-tests-j-json 0 WORKDIR ${_tl_data} GOLDEN_DIR ${_tl_golden}
+            ARGS timeline timeline/ncdx-bench-mpi-allgather-4rank.nccl-tests.json --spec nodes=1,gpus=4,gpu=H100)
+ncdx_golden(timeline busbw_json_schema 0 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/timeline.schema.json WORKDIR ${_tl_data}
+            ARGS timeline model/judge/dstack-lambda-b200-2node.txt --spec ${_b200} --json --no-timestamps)
+ncdx_golden(timeline busbw_trace_json_schema 0 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/timeline.schema.json
+            ARGS timeline ${_tl_shared}/hta_nccl_parser_config_nccl_data.json.gz --spec nodes=1,gpus=2,gpu=A100 --json --no-timestamps)
+ncdx_golden(timeline bad_empty_bench 65 STDERR_MATCH "ncdx timeline: .*empty_bench.json: ncdx.bench/1 JSON with no result rows"
+            ARGS timeline ${_tl}/bad/empty_bench.json)
+ncdx_golden(timeline bad_unnamed_nccl_tests 65 STDERR_MATCH "ncdx timeline: .*does not name its collective"
+            ARGS timeline ${_tl_data}/model/judge/eugene-dgxh100-4gpu.txt)
+ncdx_golden(timeline bad_spec 64 STDERR_MATCH "ncdx timeline: "
+            ARGS timeline ${_tl_data}/model/judge/dstack-lambda-b200-2node.txt --spec nodes=2,gpus=8,gpu=B200,nic=fast)

@@ -219,10 +219,70 @@ struct TextParser {
   }
 };
 
+// The device list of either JSON form: one entry per rank, with its host and device name under
+// the keys that form uses.
+void read_devices(const nlohmann::json& list, const char* host_key, const char* name_key, NcclTestsRun& run) {
+  for (const auto& d : list) {
+    if (!d.is_object()) continue;
+    ++run.ranks_listed;
+    if (d.contains(host_key) && d[host_key].is_string()) {
+      auto h = d[host_key].get<std::string>();
+      if (std::find(run.hosts.begin(), run.hosts.end(), h) == run.hosts.end()) run.hosts.push_back(h);
+    }
+    if (run.device_name.empty() && d.contains(name_key) && d[name_key].is_string()) run.device_name = d[name_key].get<std::string>();
+  }
+}
+
+// The out-of-place or in-place columns of either JSON form, under that form's keys.
+struct SideKeys {
+  const char *time, *alt_time, *algbw, *busbw, *wrong;
+};
+void read_side(const nlohmann::json& o, const SideKeys& k, NcclTestsSide& s) {
+  if (!o.is_object()) return;
+  auto getd = [&](const char* key) -> std::optional<double> {
+    if (key && o.contains(key) && o[key].is_number()) return o[key].get<double>();
+    return std::nullopt;
+  };
+  s.time_us = getd(k.time) ? getd(k.time) : getd(k.alt_time);
+  s.algbw_gbps = getd(k.algbw);
+  s.busbw_gbps = getd(k.busbw);
+  s.wrong = getd(k.wrong);
+}
+
+// ncdx's own `ncdx bench --json` document (ncdx.bench/1, docs/schema/bench.schema.json, written by
+// report/bench/bench_render.cc bench_json): the same measurements under ncdx's key names.
+core::Result<std::vector<NcclTestsRun>> parse_bench_json(const nlohmann::json& j, std::string_view name) {
+  NcclTestsRun run;
+  run.format = "ncdx.bench";
+  if (j.contains("collective") && j["collective"].is_string()) {
+    run.coll = model::cost::parse_collective(j["collective"].get<std::string>());
+    if (run.coll) run.test_name = std::string(model::cost::name(*run.coll));
+  }
+  if (j.contains("ranks") && j["ranks"].is_array()) read_devices(j["ranks"], "host", "device_name", run);
+  const SideKeys keys{"time_us", nullptr, "algbw_gbps", "busbw_gbps", "wrong"};
+  if (j.contains("results") && j["results"].is_array()) {
+    for (const auto& r : j["results"]) {
+      if (!r.is_object() || !r.contains("bytes") || !r["bytes"].is_number_unsigned()) continue;
+      if (run.rows.size() >= kMaxRows) break;
+      NcclTestsRow row;
+      row.size = r["bytes"].get<std::uint64_t>();
+      if (r.contains("count") && r["count"].is_number_unsigned()) row.count = r["count"].get<std::uint64_t>();
+      if (r.contains("out_of_place")) read_side(r["out_of_place"], keys, row.oop);
+      if (r.contains("in_place")) read_side(r["in_place"], keys, row.ip);
+      run.rows.push_back(std::move(row));
+    }
+  }
+  if (j.contains("avg_busbw_gbps") && j["avg_busbw_gbps"].is_number()) run.avg_busbw = j["avg_busbw_gbps"].get<double>();
+  if (j.contains("out_of_bounds") && j["out_of_bounds"].is_number_integer()) run.out_of_bounds = j["out_of_bounds"].get<long long>();
+  if (run.rows.empty()) return core::Status::bad_input(std::string(name) + ": ncdx.bench/1 JSON with no result rows");
+  return std::vector<NcclTestsRun>{std::move(run)};
+}
+
 core::Result<std::vector<NcclTestsRun>> parse_json_runs(std::string_view text, std::string_view name) {
   auto doc = core::parse_json(text, name);
   if (!doc.ok()) return doc.status();
   const auto& j = *doc;
+  if (j.is_object() && j.contains("schema") && j["schema"] == "ncdx.bench/1") return parse_bench_json(j, name);
   if (!j.is_object() || !j.contains("results") || !j["results"].is_array())
     return core::Status::bad_input(std::string(name) + ": JSON without a \"results\" list (expected nccl-tests -J output)");
   NcclTestsRun run;
@@ -233,34 +293,27 @@ core::Result<std::vector<NcclTestsRun>> parse_json_runs(std::string_view text, s
     auto slash = a0.find_last_of('/');
     run.test_name = slash == std::string::npos ? a0 : a0.substr(slash + 1);
     run.coll = model::cost::parse_collective(run.test_name);
+    // `ncdx bench -J`: args are "ncdx", "bench", the collective (cli/cmd_bench.cc).
+    const auto& a = j["args"];
+    if (!run.coll && run.test_name == "ncdx" && a.size() >= 3 && a[1] == "bench" && a[2].is_string()) {
+      run.coll = model::cost::parse_collective(a[2].get<std::string>());
+      if (run.coll) run.test_name = std::string(model::cost::name(*run.coll));
+    }
   }
   if (j.contains("config") && j["config"].is_object()) {
     const auto& c = j["config"];
     if (c.contains("nthreads") && c["nthreads"].is_number_integer()) run.nthreads = c["nthreads"].get<int>();
     if (c.contains("ngpus") && c["ngpus"].is_number_integer()) run.ngpus = c["ngpus"].get<int>();
   }
-  if (j.contains("devices") && j["devices"].is_array()) {
-    for (const auto& d : j["devices"]) {
-      if (!d.is_object()) continue;
-      ++run.ranks_listed;
-      if (d.contains("hostname") && d["hostname"].is_string()) {
-        auto h = d["hostname"].get<std::string>();
-        if (std::find(run.hosts.begin(), run.hosts.end(), h) == run.hosts.end()) run.hosts.push_back(h);
-      }
-      if (run.device_name.empty() && d.contains("device_info") && d["device_info"].is_string()) run.device_name = d["device_info"].get<std::string>();
-    }
-  }
-  auto side = [](const nlohmann::json& o, NcclTestsSide& s) {
-    if (!o.is_object()) return;
-    auto getd = [&](const char* k) -> std::optional<double> {
-      if (o.contains(k) && o[k].is_number()) return o[k].get<double>();
-      return std::nullopt;
-    };
-    s.time_us = getd("time") ? getd("time") : getd("cpu_time");
-    s.algbw_gbps = getd("alg_bw");
-    s.busbw_gbps = getd("bus_bw");
-    s.wrong = getd("nwrong");
-  };
+  // nccl-tests writes the device list inside "config" (src/util.cu writeDeviceReport @ a0b82b2,
+  // JSON_FILE_VERSION 3); a top-level list is read too.
+  const nlohmann::json* devices = nullptr;
+  if (j.contains("config") && j["config"].is_object() && j["config"].contains("devices") && j["config"]["devices"].is_array())
+    devices = &j["config"]["devices"];
+  else if (j.contains("devices") && j["devices"].is_array())
+    devices = &j["devices"];
+  if (devices) read_devices(*devices, "hostname", "device_info", run);
+  const SideKeys keys{"time", "cpu_time", "alg_bw", "bus_bw", "nwrong"};
   for (const auto& r : j["results"]) {
     if (!r.is_object() || !r.contains("size") || !r["size"].is_number_unsigned()) continue;
     if (run.rows.size() >= kMaxRows) break;
@@ -270,8 +323,8 @@ core::Result<std::vector<NcclTestsRun>> parse_json_runs(std::string_view text, s
     if (r.contains("type") && r["type"].is_string()) row.type = r["type"].get<std::string>();
     if (r.contains("redop") && r["redop"].is_string()) row.redop = r["redop"].get<std::string>();
     if (r.contains("root") && r["root"].is_string()) if (auto v = core::parse_int(core::trim(r["root"].get<std::string>()))) row.root = static_cast<int>(*v);
-    if (r.contains("out_of_place")) side(r["out_of_place"], row.oop);
-    if (r.contains("in_place")) side(r["in_place"], row.ip);
+    if (r.contains("out_of_place")) read_side(r["out_of_place"], keys, row.oop);
+    if (r.contains("in_place")) read_side(r["in_place"], keys, row.ip);
     if (run.test_name.empty() && r.contains("experiment_name") && r["experiment_name"].is_string()) {
       run.test_name = r["experiment_name"].get<std::string>();
       run.coll = model::cost::parse_collective(run.test_name);

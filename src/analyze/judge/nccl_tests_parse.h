@@ -3,7 +3,8 @@
 // with its header, rows and footer as printed to stdout (also with mpirun "[1,0]<stdout>:"
 // prefixes, NCCL INFO lines interleaved, '#' lost by a docs renderer, markdown indentation),
 // the pre-2.13 format (no root column, `error` instead of `#wrong`), the per-iteration columns
-// of 2.17+, and the JSON file written with `-J out.json`. ncdx bench writes the same formats.
+// of 2.17+, the JSON file written with `-J out.json`, and ncdx bench's own `--json` (ncdx.bench/1).
+// ncdx bench writes the same formats.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -50,7 +51,7 @@ struct NcclTestsRun {
   std::optional<long long> out_of_bounds;    // "# Out of bounds values : N OK|FAILED"
   TransportHints hints;
   int first_line = 0;
-  std::string format;                  // "text" or "json"
+  std::string format;                  // "text", "json" (nccl-tests -J) or "ncdx.bench" (ncdx bench --json)
 };
 
 // All runs in the input (several tests may be concatenated). Bad input (no table, a JSON file

@@ -184,6 +184,18 @@ TimelineResult analyze_timeline(TraceSet& set, const TimelineOptions& o) {
   res.slowdowns = detail::find_slowdowns(ranks, inst, o);
   res.windows = detail::find_windows(ranks, inst, res.heat, t0);
   res.collectives = detail::collective_stats(ranks, inst, set.strings);
+  detail::add_busbw(res.collectives, ranks, inst, set.strings, o, res.notes);
+  auto bench = detail::benchmark_stats(set.measured, o);
+  res.collectives.insert(res.collectives.end(), bench.begin(), bench.end());
+  res.expectation = o.expectation;
+  if (o.expected_busbw) {
+    std::set<std::string> missing;  // once per collective and group, not per size row
+    for (const auto& c : res.collectives)
+      if (c.busbw_gbps && !c.expected_busbw_gbps)
+        missing.insert(c.name + (c.group_size ? " over " + std::to_string(*c.group_size) + " ranks" : std::string()));
+    for (const auto& m : missing)
+      res.notes.push_back("busbw: no expectation for " + m + ": the spec's cluster has no such group, or NCCL's model has no algorithm for it");
+  }
   for (const auto& r : ranks) {
     if (r.comm.empty() && r.format == "kineto")
       res.notes.push_back(r.file + ": no collectives (no NCCL kernels, gloo spans, record_param_comms or c10d ops)");

@@ -5,7 +5,6 @@
 #include "analyze/timeline/parts.h"
 
 namespace ncdx::analyze::timeline::detail {
-namespace {
 
 const char* size_bucket(std::int64_t b) {
   if (b < 0) return "unknown";
@@ -16,8 +15,6 @@ const char* size_bucket(std::int64_t b) {
   if (b < 256ll * 1024 * 1024) return "16MiB-256MiB";
   return ">=256MiB";
 }
-
-}  // namespace
 
 std::vector<CollectiveStat> collective_stats(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
                                              const StringTable& names) {

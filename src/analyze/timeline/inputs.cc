@@ -8,6 +8,7 @@
 #include <cstring>
 #include <map>
 
+#include "analyze/judge/nccl_tests_parse.h"
 #include "analyze/timeline/chrome_trace_reader.h"
 #include "analyze/timeline/json_pull.h"
 #include "analyze/timeline/line_split.h"
@@ -22,7 +23,7 @@ constexpr std::size_t kPeek = 64 * 1024;
 // Replays the peeked head, then the rest of the source.
 class HeadSource final : public ByteSource {
  public:
-  HeadSource(ByteSource& src, std::string head) : src_(src), head_(std::move(head)) {}
+  HeadSource(ByteSource& src, std::string_view head) : src_(src), head_(head) {}  // head outlives the source
   std::size_t read(char* out, std::size_t cap) override {
     if (off_ < head_.size()) {
       std::size_t n = std::min(cap, head_.size() - off_);
@@ -37,9 +38,21 @@ class HeadSource final : public ByteSource {
 
  private:
   ByteSource& src_;
-  std::string head_;
+  std::string_view head_;
   std::size_t off_ = 0;
 };
+
+// nccl-tests -J: the document starts with "version" and names its "nccl_version" (src/util.cu
+// writeJsonHeader order @ a0b82b2: version, start_time, args, env, nccl_version; `ncdx bench -J`
+// writes the keys sorted, "args" first); ncdx bench --json carries its schema name. Kineto
+// traces start with "schemaVersion", "deviceProperties", "distributedInfo" or "traceEvents".
+bool benchmark_json(std::string_view head, std::size_t brace) {
+  std::size_t k = head.find_first_not_of(" \t\r\n", brace + 1);
+  bool first_key = k != std::string_view::npos && (head.compare(k, 9, "\"version\"") == 0 || head.compare(k, 6, "\"args\"") == 0);
+  bool nccl_tests = first_key && head.find("\"nccl_version\"") != std::string_view::npos;
+  return nccl_tests || head.find("\"schema\": \"ncdx.bench/1\"") != std::string_view::npos ||
+         head.find("\"schema\":\"ncdx.bench/1\"") != std::string_view::npos;
+}
 
 InputKind detect(std::string_view head) {
   std::size_t i = 0;
@@ -50,16 +63,16 @@ InputKind detect(std::string_view head) {
     std::size_t k = i + 1;
     while (k < head.size() && (head[k] == ' ' || head[k] == '\n' || head[k] == '\r' || head[k] == '\t')) ++k;
     if (k >= head.size() || head[k] == '{' || head[k] == ']') return InputKind::chrome;
-    return InputKind::log;
+    return judge::looks_like_nccl_tests(head) ? InputKind::benchmark : InputKind::log;
   }
   if (i < head.size() && head[i] == '{') {
     std::size_t nl = head.find('\n', i);
     std::string_view first = head.substr(i, nl == std::string_view::npos ? head.size() - i : nl - i);
     if (first.find("\"coll_perf\"") != std::string_view::npos || first.find("\"p2p_perf\"") != std::string_view::npos)
       return InputKind::inspector;
-    return InputKind::chrome;
+    return benchmark_json(head, i) ? InputKind::benchmark : InputKind::chrome;
   }
-  return InputKind::log;
+  return judge::looks_like_nccl_tests(head) ? InputKind::benchmark : InputKind::log;
 }
 
 const nlohmann::json* member(const nlohmann::json& j, const char* k) {
@@ -217,6 +230,35 @@ core::Status read_step_log(ByteSource& src, const std::string& name, TraceSet& o
   return {};
 }
 
+namespace {
+
+// A benchmark output is small: read whole (the nccl-tests reader takes the text). Text that only
+// looked like nccl-tests (no table the reader accepts, or over 64 MiB) is read as a step-time
+// log instead.
+core::Status read_benchmark(ByteSource& src, const std::string& name, TraceSet& out) {
+  constexpr std::size_t kMaxBenchmark = 64u << 20;
+  std::string text;
+  char buf[64 * 1024];
+  while (text.size() <= kMaxBenchmark) {
+    std::size_t n = src.read(buf, sizeof buf);
+    if (n == 0) break;
+    text.append(buf, n);
+  }
+  if (!src.status().is_ok()) return src.status().with_context(name);
+  std::size_t first = text.find_first_not_of(" \t\r\n\xEF\xBB\xBF");
+  bool json = first != std::string::npos && text[first] == '{';
+  if (text.size() > kMaxBenchmark) {
+    if (json) return core::Status::bad_input(name + ": benchmark JSON larger than 64 MiB");
+    HeadSource rest(src, text);
+    return read_step_log(rest, name, out);
+  }
+  if (json || judge::parse_nccl_tests(text, name).ok()) return read_benchmark_results(text, name, out);
+  HeadSource again(src, text);
+  return read_step_log(again, name, out);
+}
+
+}  // namespace
+
 core::Status read_timeline_input(ByteSource& src, const std::string& name, TraceSet& out) {
   std::string head(kPeek, '\0');
   std::size_t got = 0;
@@ -229,11 +271,12 @@ core::Status read_timeline_input(ByteSource& src, const std::string& name, Trace
   if (!src.status().is_ok()) return src.status().with_context(name);
   if (got == 0) return core::Status::bad_input(name + ": empty file");
   InputKind kind = detect(head);
-  HeadSource whole(src, std::move(head));
+  HeadSource whole(src, head);
   switch (kind) {
     case InputKind::chrome: return read_chrome_trace(whole, name, out);
     case InputKind::inspector: return read_inspector_lines(whole, name, out);
     case InputKind::log: return read_step_log(whole, name, out);
+    case InputKind::benchmark: return read_benchmark(whole, name, out);
   }
   return {};
 }

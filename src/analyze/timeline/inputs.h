@@ -1,8 +1,10 @@
 #pragma once
 // One entry point for every `ncdx timeline` input file: the kind is decided by the content (not
 // the name): a Chrome trace (Kineto object or Ray array), NCCL Inspector JSON lines (objects with
-// "coll_perf"), or a training log with per-step times.
+// "coll_perf"), a training log with per-step times, or benchmark results (nccl-tests text or -J
+// JSON, ncdx bench --json).
 #include <string>
+#include <string_view>
 
 #include "analyze/logs/byte_source.h"
 #include "analyze/timeline/trace_model.h"
@@ -10,7 +12,7 @@
 
 namespace ncdx::analyze::timeline {
 
-enum class InputKind { chrome, inspector, log };
+enum class InputKind { chrome, inspector, log, benchmark };
 
 core::Status read_timeline_input(const std::string& path, TraceSet& out);
 core::Status read_timeline_input(ByteSource& src, const std::string& name, TraceSet& out);
@@ -23,5 +25,8 @@ core::Status read_inspector_lines(ByteSource& src, const std::string& name, Trac
 // per iteration (ms): T", torchtitan "step: N ... tps: T", DeepSpeed "global_step=N,
 // ... CurrSamplesPerSec=R". A throughput becomes its inverse (the factor is what matters).
 core::Status read_step_log(ByteSource& src, const std::string& name, TraceSet& out);
+// nccl-tests results (text table or -J JSON) and `ncdx bench --json` (ncdx.bench/1), read by the
+// reader `ncdx model --judge` uses: one MeasuredSize per size row of each run.
+core::Status read_benchmark_results(std::string_view text, const std::string& name, TraceSet& out);
 
 }  // namespace ncdx::analyze::timeline

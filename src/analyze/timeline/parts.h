@@ -38,5 +38,14 @@ std::vector<Window> find_windows(const std::vector<RankTrace>& ranks, const std:
                                  const Heatmap& heat, Ns t0);
 std::vector<CollectiveStat> collective_stats(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
                                              const StringTable& names);
+// The size bucket of a message ("1MiB-16MiB"; "unknown" below 0), collectives.cc.
+const char* size_bucket(std::int64_t bytes);
+
+// busbw.cc: the measured busbw of each stat's instances, and the expectation when one is given.
+// Instances are keyed as collective_stats keys them (name, size bucket of the first rank's op).
+void add_busbw(std::vector<CollectiveStat>& stats, const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
+               const StringTable& names, const TimelineOptions& o, std::vector<std::string>& notes);
+// One stat per benchmark size row (source "benchmark"), in input order.
+std::vector<CollectiveStat> benchmark_stats(const std::vector<MeasuredSize>& rows, const TimelineOptions& o);
 
 }  // namespace ncdx::analyze::timeline::detail

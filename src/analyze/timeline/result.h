@@ -2,9 +2,11 @@
 // The result of `ncdx timeline`: a plain struct the reporters (report/timeline_*) render.
 // Times in the result are microseconds from the start of the trace set (t0) unless named _ns.
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "analyze/timeline/trace_model.h"
@@ -17,6 +19,11 @@ struct TimelineOptions {
   std::optional<Ns> window_from, window_to;  // relative to t0; events outside are ignored
   std::vector<int> ranks;             // empty: all
   double min_factor = 1.10;           // smallest slowdown reported (issue #16: ≥ 10 %)
+  // The busbw (GB/s) a healthy cluster reaches for a collective ("allreduce"), its nccl-tests
+  // size and the ranks in its group (-1: the whole cluster); null when there is none. Unset: the
+  // measured busbw only. The CLI builds it from --spec (expected_busbw.h); tests pass their own.
+  std::function<std::optional<double>(std::string_view coll, std::uint64_t bytes, int nranks)> expected_busbw;
+  std::string expectation;            // what expected_busbw is ("ncdx model, NCCL 2.27.7, nodes=2,...")
 };
 
 struct RankSummary {
@@ -68,6 +75,16 @@ struct CollectiveStat {
   std::uint64_t instances = 0;  // matched across ranks
   double total_us = 0, mean_us = 0, max_us = 0;
   std::optional<double> bytes_per_op;
+  // Effective bus bandwidth (busbw.cc), nccl-tests' definition: algbw = size / time with size as
+  // nccl-tests prints it, busbw = algbw × the collective's factor (model::cost::busbw_factor).
+  std::string source = "trace";          // "trace" (instances) or "benchmark" (one size row of `file`)
+  std::string file;                      // the benchmark output (source "benchmark")
+  std::uint64_t busbw_instances = 0;     // instances with a size, a group of ≥ 2 ranks and a time
+  std::optional<int> group_size;         // ranks in the collective's group (the most common)
+  std::optional<double> transfer_us;     // median transfer time of those instances
+  std::optional<double> busbw_gbps;      // median measured busbw
+  std::optional<double> expected_busbw_gbps;  // median of the expectation per instance
+  std::optional<double> pct_of_expected;      // median of measured / expected per instance × 100
 };
 
 struct Heatmap {
@@ -86,6 +103,7 @@ struct TimelineResult {
   std::vector<Window> windows;
   std::vector<CollectiveStat> collectives;
   std::vector<std::string> notes;
+  std::string expectation;      // TimelineOptions::expectation; empty: no expectation computed
   std::size_t instances = 0;    // collectives matched across ranks
   double span_us = 0;
   std::uint64_t bytes_read = 0, events = 0, skipped = 0;

@@ -84,8 +84,20 @@ struct RankTrace {
   std::uint64_t bytes = 0;      // decoded bytes read
 };
 
+// One size row of a benchmark sweep (nccl-tests text or -J JSON, ncdx bench --json), as the
+// benchmark measured it: no ranks or times of day, so it joins only the collectives table.
+struct MeasuredSize {
+  std::string file;
+  std::string coll;             // "allreduce" (model::cost::name spelling)
+  std::uint64_t bytes = 0;      // nccl-tests' size column
+  int nranks = -1;              // ranks of the run; -1 when the output does not list them
+  double time_us = 0;           // out-of-place, else in-place (as ncdx model --judge)
+  double busbw_gbps = 0;
+};
+
 struct TraceSet {
   std::vector<RankTrace> ranks;  // sorted by rank
+  std::vector<MeasuredSize> measured;
   StringTable strings;
   std::vector<std::string> notes;  // what the readers want the user to know
 };
