@@ -20,7 +20,8 @@ int run_model_mpi(const MpiModelOpts& o, const std::vector<std::uint64_t>& sizes
   if (o.alpha_us < 0 || o.beta_ns <= 0 || o.gamma_ns < 0)
     return bad("--backend mpi needs --alpha-us A (>= 0) and --beta-ns B (> 0; ns per byte), --gamma-ns G >= 0");
   std::vector<Collective> colls;
-  for (auto c : core::split(o.colls.empty() ? "allreduce,allgather,broadcast" : o.colls, ',')) {
+  const std::string coll_list = o.colls.empty() ? "allreduce,allgather,broadcast" : o.colls;
+  for (auto c : core::split(coll_list, ',')) {
     auto pc = measure::parse_collective(core::trim(c));
     if (!pc || mt::ompi_alphabeta_algorithms(*pc).empty())
       return bad("--coll with --backend mpi: \"" + std::string(c) + "\" is not modelled (allreduce, allgather, broadcast)");
