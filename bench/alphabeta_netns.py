@@ -118,6 +118,16 @@ def predict(ncdx, coll, alg, n, sizes, link):
     return {r["bytes"]: r for r in json.loads(out)["rows"]}
 
 
+def nominal_beta(rate):
+    """us per payload byte at htb `rate`: htb counts 1514-byte frames, each carrying 1448 bytes of
+    TCP payload (1500 MTU − 20 IP − 32 TCP with timestamps)."""
+    units = {"kbit": 1e3, "mbit": 1e6, "gbit": 1e9}
+    for u, f in units.items():
+        if rate.endswith(u):
+            return 8e6 / (float(rate[: -len(u)]) * f) * 1514 / 1448
+    raise ValueError(f"rate {rate}: expected kbit, mbit or gbit")
+
+
 def pct(v, q):
     v = sorted(v)
     if not v:
@@ -161,8 +171,9 @@ def main():
         print(s, file=sys.stderr)
         return 77
     link = {"alpha_us": alpha, "beta_us": beta, "gamma_us": gamma or 0.0}
-    print(f"link ({a.rate} htb): α {alpha:.1f} us, β {beta * 1e3:.2f} ns/B = {8 / beta:.2f} Mbit/s of payload; "
-          (f"γ {gamma * 1e3:.4f} ns/B" if gamma is not None else "γ not measured (no mpicc): 0"), flush=True)
+    gtxt = f"γ {gamma * 1e3:.4f} ns/B" if gamma is not None else "γ not measured (no mpicc): 0"
+    print(f"link ({a.rate} htb): α {alpha:.1f} us, β {beta * 1e3:.2f} ns/B = {8 / beta:.2f} Mbit/s of payload "
+          f"(htb's rate x 1448/1514, TCP payload per wire frame: {nominal_beta(a.rate) * 1e3:.2f} ns/B); {gtxt}", flush=True)
     for b in sorted(cal_med):
         print(f"  sendrecv {b:>8} B: {cal_med[b]:10.1f} us, fit {cal_resid[b]:+.1%}")
 
@@ -191,7 +202,7 @@ def main():
                           f"{p['err']:+7.1%} (β {p['beta_share']:.0%})", flush=True)
     bdom = [p for p in points if p["beta_share"] >= 0.9]
     res = {"schema": "ncdx.bench.alphabeta/1", "rate": a.rate, "ranks": ranks, "repeats": repeats,
-           "link": {"alpha_us": alpha, "beta_ns_per_byte": beta * 1e3, "payload_mbit_s": 8 / beta,
+           "link": {"alpha_us": alpha, "beta_ns_per_byte": beta * 1e3, "payload_mbit_s": 8 / beta, "nominal_beta_ns_per_byte": nominal_beta(a.rate) * 1e3,
                     "gamma_ns_per_byte": gamma * 1e3 if gamma is not None else None,
                     "sendrecv_median_us": {str(k): v for k, v in sorted(cal_med.items())}},
            "load_start": load0, "load_end": os.getloadavg()[0], "wall_s": round(time.time() - t0, 1),
