@@ -22,6 +22,7 @@ usage: alphabeta_netns.py [--fast] [--ncdx BUILD/src/cli/ncdx] [--rate 50mbit] [
 Exit 77 with "SKIP: reason" when namespaces or mpirun are not available (netns-cluster.sh's)."""
 import argparse
 import json
+import math
 import os
 import shutil
 import statistics
@@ -62,6 +63,13 @@ def netns_run(n, ncdx, args, rate, env_extra=None, timeout=900):
     return p.stdout
 
 
+def scaled(sizes, rate):
+    """The sizes, chosen for 50 Mbit/s, scaled to the same link time at `rate` (powers of two,
+    at least 1 KiB), so a slower link — what a busy 2-core machine needs — keeps the sweep short."""
+    f = nominal_beta("50mbit") / nominal_beta(rate)
+    return sorted({max(1024, 2 ** round(math.log2(s * f))) for s in sizes})
+
+
 def bench_args(coll, sizes, repeats):
     # -n 1 -a 3: one call after a barrier, the slowest rank's time; -w 0: the pass's own untimed
     # first call (bench_run.cc run_pass) opens the TCP connections.
@@ -98,10 +106,10 @@ def measure_gamma(mpirun):
 
 def fit_link(ncdx, rate, repeats):
     """α (us) and β (us/B) of one shaped link: 2-host sendrecv, as the collectives' exchanges."""
-    sizes = [8, 1 << 10, 64 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20]
+    sizes = [8] + scaled([1 << 10, 64 << 10, 256 << 10, 512 << 10, 1 << 20, 2 << 20], rate)
     doc = json.loads(netns_run(2, ncdx, bench_args("sendrecv", sizes, repeats), rate))
     med = {b: statistics.median(v) for b, v in samples(doc).items()}
-    big = [(b, t) for b, t in med.items() if b >= 256 << 10]
+    big = [(b, t) for b, t in med.items() if b >= min(scaled([256 << 10], rate))]
     mx = statistics.mean(b for b, _ in big)
     my = statistics.mean(t for _, t in big)
     beta = sum((b - mx) * (t - my) for b, t in big) / sum((b - mx) ** 2 for b, _ in big)
@@ -152,6 +160,7 @@ def main():
     ap.add_argument("--ranks", default=None, help="comma-separated rank counts (default 2,4,8,16; --fast 2,4)")
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--colls", default=None, help="subset of allreduce,broadcast,allgather")
+    ap.add_argument("--algos", default=None, help="subset of the algorithms, comma-separated")
     ap.add_argument("--fast", action="store_true", help="the test's few points: allreduce, 2 and 4 ranks")
     ap.add_argument("--out", default=None)
     ap.add_argument("--max-beta-err", type=float, default=None,
@@ -162,6 +171,9 @@ def main():
     plan = FAST if a.fast else FULL
     if a.colls:
         plan = {c: plan[c] for c in a.colls.split(",")}
+    if a.algos:
+        keep = a.algos.split(",")
+        plan = {c: ([x for x in algs if x in keep], sz) for c, (algs, sz) in plan.items()}
     t0 = time.time()
     load0 = os.getloadavg()[0]
     try:
@@ -178,9 +190,10 @@ def main():
         print(f"  sendrecv {b:>8} B: {cal_med[b]:10.1f} us, fit {cal_resid[b]:+.1%}")
 
     points = []
-    for coll, (algs, sizes) in plan.items():
+    for coll, (algs, sizes50) in plan.items():
         for n in ranks:
             for alg in algs:
+                sizes = scaled(sizes50, a.rate)
                 pred = predict(a.ncdx, coll, alg, n, sizes, link)
                 if not pred:
                     continue
