@@ -48,7 +48,7 @@ ncdx_model_golden(mpi-unknown-algo 64 ARGS model --backend mpi --np 4 --alpha-us
 # ... and against Open MPI itself on namespace hosts with htb-shaped links (root, mpirun):
 # bench/alphabeta_netns.py --fast (allreduce, 2 and 4 ranks): the whole pipeline (γ, the link's
 # α/β fit, forced algorithms, predictions, summary). No error bound is asserted yet: on the busy
-# 2-core machine it was built on the measured times were 1.3-8x the link model (docs/MODEL.md
+# 2-core machine it was built on the measured times were up to 9x the link model (docs/MODEL.md
 # (c)); add --max-beta-err E once a bound is measured on an idle machine. No timing is asserted.
 get_property(_mpi_built GLOBAL PROPERTY NCDX_MPI_BUILT)
 find_package(Python3 COMPONENTS Interpreter QUIET)
