@@ -24,13 +24,16 @@
 #   duphost:V:W        V takes W's short hostname (hW.dup instead of hV.c)
 #
 # Environment: NCDX (path of the binary, default build/src/cli/ncdx), RATE, NCDX_NS_PREFIX
-# (default ncx<pid>; names stay under 15 characters), NCDX_KEEP=1 keeps the hosts for debugging.
+# (default ncx<pid>; names stay under 15 characters), NCDX_KEEP=1 keeps the hosts for debugging,
+# NCDX_MPI_NET=data puts MPI's own traffic (btl tcp) on the shaped data links instead of mgmt0
+# (what bench/alphabeta_netns.py needs: Open MPI's collectives over links of known bandwidth).
+# OMPI_MCA_* variables in the environment reach the ranks (mpirun forwards them).
 set -uo pipefail
 
 skip() { echo "SKIP: $*" >&2; exit 77; }
 die() { echo "netns-cluster: $*" >&2; exit 70; }
 
-[ "${1:-}" = run ] || { sed -n '2,32p' "$0" >&2; exit 64; }
+[ "${1:-}" = run ] || { sed -n '2,35p' "$0" >&2; exit 64; }
 shift
 N="${1:-}"; shift || true
 [[ "$N" =~ ^[0-9]+$ ]] && [ "$N" -ge 2 ] && [ "$N" -le 64 ] || die "N must be 2..64"
@@ -45,6 +48,9 @@ command -v mpirun >/dev/null || skip "mpirun (openmpi-bin) is not installed"
 NCDX="${NCDX:-$(pwd)/build/src/cli/ncdx}"
 [ -x "$NCDX" ] || die "no ncdx binary at $NCDX"
 RATE="${RATE:-50mbit}"
+case "${NCDX_MPI_NET:-mgmt}" in
+  mgmt) BTL_NET=198.18.0.0/24;; data) BTL_NET=198.19.0.0/24;; *) die "NCDX_MPI_NET must be mgmt or data";;
+esac
 P="${NCDX_NS_PREFIX:-ncx$$}"
 [ ${#P} -le 10 ] || die "NCDX_NS_PREFIX must be at most 10 characters"
 T="$(mktemp -d /tmp/ncdx-netns.XXXXXX)"
@@ -180,7 +186,7 @@ pre1="${ENV_OF[1]:-}"
 q=""; for a in "${ARGS[@]}"; do q="$q '${a//\'/\'\\\'\'}'"; done
 ip netns exec "${P}h1" unshare --uts /bin/sh -c "hostname ${HOSTNAME_OF[1]}; $pre1
   exec mpirun -np $N --hostfile $hf --map-by node --mca plm_rsh_agent $agent \
-    --mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self --mca btl_tcp_if_include 198.18.0.0/24 \
+    --mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self --mca btl_tcp_if_include $BTL_NET \
     -x NCCL_SOCKET_IFNAME=data -x LC_ALL=C $NCDX $q"
 rc=$?
 exit $rc

@@ -8,6 +8,7 @@
 
 #include "analyze/judge/calibrate.h"
 #include "analyze/judge/judge.h"
+#include "cli/cmd_model_mpi.h"
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/outcome.h"
@@ -28,7 +29,8 @@ namespace aj = analyze::judge;
 
 struct ModelOpts {
   std::string spec, nccl, nccl_log, colls, min_bytes = "8", max_bytes = "128M", factor = "2", algo, proto;
-  std::string judge, calibrate, bytes = "64M";
+  std::string judge, calibrate, bytes = "64M", backend = "nccl";
+  MpiModelOpts mpi;  // --backend mpi: Open MPI's coll_tuned algorithms on α-β links
   std::vector<std::string> what_if;
   bool explain = false;
   double slow_below = 70;
@@ -67,6 +69,17 @@ core::Result<std::vector<std::uint64_t>> sizes(const ModelOpts& o) {
 }
 
 int run(const ModelOpts& o, const GlobalOptions& g) {
+  if (o.backend == "mpi") {
+    if (!o.spec.empty() || !o.judge.empty() || !o.calibrate.empty() || !o.what_if.empty() || !o.proto.empty())
+      return fail(core::Status::usage("--backend mpi takes --np, --alpha-us, --beta-ns, --gamma-ns, --coll, --algo, -b/-e/-f"));
+    auto sz = sizes(o);
+    if (!sz.ok()) return fail(sz.status());
+    MpiModelOpts m = o.mpi;
+    m.colls = o.colls;
+    m.algos = o.algo;
+    return run_model_mpi(m, *sz, g);
+  }
+  if (o.backend != "nccl") return fail(core::Status::usage("--backend expects nccl or mpi, got \"" + o.backend + "\""));
   // Version: --nccl, else the NCCL log's, else 2.27.7 (the newest 2.19-2.27 release).
   mc::Options opts;
   opts.nccl_algo = o.algo;
@@ -193,7 +206,12 @@ CLI::App* add_model(CLI::App& root, const GlobalOptions& global, int& exit_code)
   cmd->add_option("-b,--minbytes", o.min_bytes, "smallest size (default 8)");
   cmd->add_option("-e,--maxbytes", o.max_bytes, "largest size (default 128M)");
   cmd->add_option("-f,--stepfactor", o.factor, "size multiplier (default 2)");
-  cmd->add_option("--algo", o.algo, "NCCL_ALGO value to model");
+  cmd->add_option("--algo", o.algo, "NCCL_ALGO value to model (--backend mpi: Open MPI algorithm names, comma separated)");
+  cmd->add_option("--backend", o.backend, "nccl (NCCL's cost model, default) or mpi (α-β model of Open MPI's coll_tuned algorithms)");
+  cmd->add_option("--np", o.mpi.np, "--backend mpi: ranks, one per host");
+  cmd->add_option("--alpha-us", o.mpi.alpha_us, "--backend mpi: link latency per message (us)");
+  cmd->add_option("--beta-ns", o.mpi.beta_ns, "--backend mpi: link time per byte (ns/B; 8000 / Mbit/s)");
+  cmd->add_option("--gamma-ns", o.mpi.gamma_ns, "--backend mpi: reduction time per byte (ns/B, default 0)");
   cmd->add_option("--proto", o.proto, "NCCL_PROTO value to model");
   cmd->add_flag("--explain", o.explain, "print NCCL's full cost table (lat/bw/time per algorithm x protocol) for each row");
   cmd->add_option("--what-if", o.what_if, "tp | dp=<params>:<bucket> | lose-nic | lose-nvlink | nccl=<version> (repeatable)");

@@ -1,0 +1,108 @@
+// The α-β-γ model of Open MPI's coll_tuned algorithms: the closed forms of Thakur et al. 2005
+// at powers of two, Open MPI's fallbacks, and the tree broadcast's concurrent-isend critical
+// path. The check against real Open MPI runs is bench/alphabeta_netns.py (tests/model/).
+#include <gtest/gtest.h>
+
+#include "model/tune/ompi_alphabeta.h"
+#include "model/tune/ompi_rules.h"
+
+using namespace ncdx::model::tune;
+using ncdx::measure::Collective;
+
+namespace {
+
+AlphaBetaCost cost(Collective c, const char* name, int p, std::size_t bytes) {
+  auto r = ompi_alphabeta(c, name, p, bytes);
+  EXPECT_TRUE(r.has_value()) << name << " p=" << p;
+  return r.value_or(AlphaBetaCost{});
+}
+
+}  // namespace
+
+TEST(OmpiAlphaBeta, AllreduceClosedForms) {
+  const std::size_t n = 1 << 20;
+  auto rd = cost(Collective::allreduce, "recursive_doubling", 8, n);
+  EXPECT_DOUBLE_EQ(rd.alpha_steps, 3);
+  EXPECT_DOUBLE_EQ(rd.beta_bytes, 3.0 * n);
+  EXPECT_DOUBLE_EQ(rd.gamma_bytes, 3.0 * n);
+  auto ring = cost(Collective::allreduce, "ring", 8, n);
+  EXPECT_DOUBLE_EQ(ring.alpha_steps, 14);
+  EXPECT_DOUBLE_EQ(ring.beta_bytes, 2.0 * 7 / 8 * n);
+  EXPECT_DOUBLE_EQ(ring.gamma_bytes, 7.0 / 8 * n);
+  auto rab = cost(Collective::allreduce, "rabenseifner", 16, n);
+  EXPECT_DOUBLE_EQ(rab.alpha_steps, 8);
+  EXPECT_DOUBLE_EQ(rab.beta_bytes, 2.0 * 15 / 16 * n);
+  EXPECT_DOUBLE_EQ(rab.gamma_bytes, 15.0 / 16 * n);
+  auto lin = cost(Collective::allreduce, "basic_linear", 4, n);
+  EXPECT_DOUBLE_EQ(lin.alpha_steps, 4);
+  EXPECT_DOUBLE_EQ(lin.beta_bytes, 6.0 * n);
+  // Link: 100 us, 8 ns/B (1 Gbit/s), γ 0.5 ns/B → ring at 8 ranks, 1 MiB.
+  Link l{100, 8e-3, 0.5e-3};
+  EXPECT_NEAR(ring.time_us(l), 14 * 100 + 1.75 * n * 8e-3 + 0.875 * n * 0.5e-3, 1e-6);
+}
+
+TEST(OmpiAlphaBeta, NonPowerOfTwoFoldsIntoThePowerOfTwoCore) {
+  // 6 ranks: a 4-rank core (2 rounds) plus the pre/post steps.
+  auto rd = cost(Collective::allreduce, "recursive_doubling", 6, 1024);
+  EXPECT_DOUBLE_EQ(rd.alpha_steps, 4);
+  EXPECT_DOUBLE_EQ(rd.beta_bytes, 4.0 * 1024);
+  EXPECT_DOUBLE_EQ(rd.gamma_bytes, 3.0 * 1024);
+  auto rab = cost(Collective::allreduce, "rabenseifner", 6, 4096);
+  EXPECT_DOUBLE_EQ(rab.alpha_steps, 6);
+  EXPECT_DOUBLE_EQ(rab.beta_bytes, (1.5 + 2) * 4096);
+}
+
+TEST(OmpiAlphaBeta, OpenMpiFallbacks) {
+  // ring with fewer elements than ranks runs recursive doubling (coll_base_allreduce.c:371).
+  auto small = cost(Collective::allreduce, "ring", 16, 32);  // 8 floats < 16 ranks
+  EXPECT_EQ(small.runs_as, "recursive_doubling");
+  EXPECT_EQ(small.algorithm, "ring");
+  EXPECT_DOUBLE_EQ(small.alpha_steps, 4);
+  EXPECT_EQ(cost(Collective::allreduce, "ring", 16, 64).runs_as, "");
+  EXPECT_EQ(cost(Collective::allreduce, "segmented_ring", 4, 1 << 20).runs_as, "ring");
+  EXPECT_EQ(cost(Collective::allreduce, "rabenseifner", 8, 16).runs_as, "recursive_doubling");
+  EXPECT_EQ(cost(Collective::allgather, "recursive_doubling", 6, 6000).runs_as, "bruck");
+  EXPECT_EQ(cost(Collective::allgather, "neighbor", 5, 5000).runs_as, "ring");
+  EXPECT_EQ(cost(Collective::broadcast, "scatter_allgather", 8, 16).runs_as, "basic_linear");
+  EXPECT_FALSE(ompi_alphabeta(Collective::allgather, "two_proc", 4, 4096).has_value());
+  EXPECT_FALSE(ompi_alphabeta(Collective::allreduce, "nonoverlapping", 4, 4096).has_value());
+}
+
+TEST(OmpiAlphaBeta, BinomialBroadcastSharesTheSendersLink) {
+  // p = 2^L: L hops, and the first-child chain carries L + (L-1) + ... + 1 buffers.
+  for (int L = 1; L <= 5; ++L) {
+    auto b = cost(Collective::broadcast, "binomial", 1 << L, 1000);
+    EXPECT_DOUBLE_EQ(b.alpha_steps, L);
+    EXPECT_DOUBLE_EQ(b.beta_bytes, 1000.0 * L * (L + 1) / 2);
+  }
+  // 6 ranks (bmtree: 0→{1,2,4}, 1→{3,5}): 0→1→3 = 3 + 2 buffers.
+  auto b6 = cost(Collective::broadcast, "binomial", 6, 1000);
+  EXPECT_DOUBLE_EQ(b6.beta_bytes, 5000);
+  EXPECT_DOUBLE_EQ(b6.alpha_steps, 2);
+  auto lin = cost(Collective::broadcast, "basic_linear", 8, 1000);
+  EXPECT_DOUBLE_EQ(lin.beta_bytes, 7000);
+  EXPECT_DOUBLE_EQ(lin.alpha_steps, 1);
+}
+
+TEST(OmpiAlphaBeta, AllgatherBlocks) {
+  const std::size_t n = 8 << 10;  // the gathered buffer
+  EXPECT_DOUBLE_EQ(cost(Collective::allgather, "ring", 8, n).alpha_steps, 7);
+  EXPECT_DOUBLE_EQ(cost(Collective::allgather, "ring", 8, n).beta_bytes, 7.0 / 8 * n);
+  EXPECT_DOUBLE_EQ(cost(Collective::allgather, "bruck", 6, n).alpha_steps, 3);
+  EXPECT_DOUBLE_EQ(cost(Collective::allgather, "neighbor", 8, n).alpha_steps, 4);
+  EXPECT_DOUBLE_EQ(cost(Collective::allgather, "two_proc", 2, n).beta_bytes, n / 2.0);
+}
+
+TEST(OmpiAlphaBeta, EveryModelledAlgorithmIsInTheCollTunedTable) {
+  auto all = ompi_algorithms();
+  ASSERT_TRUE(all.ok());
+  for (Collective c : {Collective::allreduce, Collective::broadcast, Collective::allgather}) {
+    auto names = ompi_alphabeta_algorithms(c);
+    EXPECT_FALSE(names.empty());
+    for (const auto& n : names) {
+      bool found = false;
+      for (const auto& a : *all) found |= a.coll == c && a.name == n;
+      EXPECT_TRUE(found) << n;
+    }
+  }
+}
