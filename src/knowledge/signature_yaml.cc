@@ -70,7 +70,7 @@ Refinement parse_refinement(const YAML::Node& n) {
   if (r.with.empty() || r.klass.empty() || r.why.empty())
     throw SchemaError{line_of(n), "refinement needs 'with' (a signature id), 'class' and 'why'"};
   if (!core::is_failure_class(r.klass) || r.klass == "none")
-    throw SchemaError{line_of(n), "unknown class '" + r.klass + "' in refinement (expected a DESIGN.md failure class)"};
+    throw SchemaError{line_of(n), "unknown class '" + r.klass + "' in refinement (expected a failure class of docs/OUTPUT.md)"};
   return r;
 }
 
@@ -91,7 +91,7 @@ ParsedSignature parse_entry(const YAML::Node& n) {
     } else if (k == "class") {
       s.klass = scalar(v, "class");
       if (!core::is_failure_class(s.klass) || s.klass == "none")
-        throw SchemaError{line_of(v), "unknown class '" + s.klass + "' (expected a DESIGN.md failure class)"};
+        throw SchemaError{line_of(v), "unknown class '" + s.klass + "' (expected a failure class of docs/OUTPUT.md)"};
     } else if (k == "severity") {
       auto sev = core::parse_severity(scalar(v, "severity"));
       if (!sev) throw SchemaError{line_of(v), "severity must be info, warn, error or critical"};

@@ -60,7 +60,7 @@ std::optional<core::Finding> checkpoint_timeout_finding(const CheckpointInput& i
   f.culprit.component = "storage";
   f.fixes.push_back({"Raise the process-group timeout above the checkpoint time (init_process_group(timeout=...); "
                      "in verl: actor_rollout_ref.nccl_timeout)",
-                     std::nullopt, std::nullopt, std::nullopt, "reference/nccl_facts.md §2.3; reference/verl.md #668"});
+                     std::nullopt, std::nullopt, std::nullopt, "pytorch/pytorch torch/distributed/constants.py (NCCL default 10 min); verl-project/verl#668"});
   f.fixes.push_back({"Shard the checkpoint so every rank writes its part in parallel (torch.distributed.checkpoint), "
                      "or save asynchronously so the training ranks do not wait on storage",
                      std::nullopt, std::nullopt, std::nullopt, std::nullopt});

@@ -1,7 +1,7 @@
 #pragma once
 // The one gateway through which vendor libraries (NVML, CUDA, NCCL, NVRTC, ibverbs) are loaded.
 // Vendor libraries are never linked: we dlopen the versioned soname, allow a path override, and
-// keep "absent", "symbol missing", "not supported" and "failed" apart (DESIGN.md "Layers").
+// keep "absent", "symbol missing", "not supported" and "failed" apart (docs/DEVELOPING.md).
 #include <memory>
 #include <optional>
 #include <string>

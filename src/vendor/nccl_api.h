@@ -1,6 +1,6 @@
 #pragma once
 // The NCCL functions of the local all-reduce benchmark, resolved from libnccl.so.2 by dlopen
-// (reference/abi.md §3: plain names, no symbol versioning; ncclCommInitAll exists in every
+// (NVIDIA/nccl src/nccl.h.in: plain names, no symbol versioning; ncclCommInitAll exists in every
 // version >= 2.14). Loaded once and kept loaded.
 #include <cstddef>
 #include <string>

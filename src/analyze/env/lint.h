@@ -1,7 +1,7 @@
 #pragma once
 // Version-aware lint of NCCL / PyTorch-distributed environment variables.
 // Every verdict is grounded in a fact table compiled into the binary (knowledge/data/
-// nccl_env_vars.tsv, torch_env_vars.yaml) or a section of reference/nccl_facts.md, cited in
+// nccl_env_vars.tsv, torch_env_vars.yaml) or the NCCL/PyTorch source they were read from, cited in
 // EnvRow::source. Used by `ncdx env lint`, `ncdx audit` (env rows of the audit table) and
 // `ncdx doctor` (the live environment).
 #include <nlohmann/json.hpp>

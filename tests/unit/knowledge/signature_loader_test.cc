@@ -60,7 +60,7 @@ TEST(SignatureLoader, SchemaErrorsHaveLineAndExpectation) {
     s.replace(s.find(from), from.size(), to);
     return load_error(s);
   };
-  EXPECT_EQ(with("class: network-ib", "class: network"), "test.yaml:3: unknown class 'network' (expected a DESIGN.md failure class)");
+  EXPECT_EQ(with("class: network-ib", "class: network"), "test.yaml:3: unknown class 'network' (expected a failure class of docs/OUTPUT.md)");
   EXPECT_EQ(with("severity: error", "severity: fatal"), "test.yaml:4: severity must be info, warn, error or critical");
   EXPECT_EQ(with("role: cause", "role: reason"), "test.yaml:5: role must be cause, symptom or context");
   EXPECT_EQ(with("priority: 80", "priority: 101"), "test.yaml:6: priority must be an integer 0..100");
@@ -94,7 +94,7 @@ TEST(SignatureLoader, RefinementNamesAKnownSignatureAndClass) {
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.two, class: other, why: x}]\n"),
             "test.yaml:2: refinement of 'test.one' names unknown signature 'test.two'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: net, why: x}]\n"),
-            "test.yaml:13: unknown class 'net' in refinement (expected a DESIGN.md failure class)");
+            "test.yaml:13: unknown class 'net' in refinement (expected a failure class of docs/OUTPUT.md)");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: other}]\n"),
             "test.yaml:13: refinement needs 'with' (a signature id), 'class' and 'why'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: {with: test.one}\n"), "test.yaml:13: 'refine' must be a list");
