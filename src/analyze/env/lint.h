@@ -27,7 +27,7 @@ struct EnvRow {
   std::string risk;         // what goes wrong, in a few words ("no effect", "init fails (ncclInvalidUsage)")
   core::Outcome status = core::Outcome::pass;  // PASS | WARN | FAIL
   std::string why;          // one or two sentences with the fact
-  std::string source;       // citation: "nccl_env_vars.tsv: NCCL_MAX_RINGS", "nccl_facts.md §1.3", "src/misc/param.cc"
+  std::string source;       // citation: "nccl_env_vars.tsv: NCCL_MAX_RINGS", "NVIDIA/nccl src/graph/tuning.cc parseList", "src/misc/param.cc"
   std::string rule;         // stable rule id ("env.fake", "env.removed", "env.algo-global-tree", ...)
   std::string origin;       // where the value came from ("env", "/etc/nccl.conf:3", "run.env:12"); may be empty
 };

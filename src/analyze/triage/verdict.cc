@@ -119,7 +119,7 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
 
 // NCCL before 2.12 has no ncclRemoteError: a peer process that exits shows up on the others as
 // ncclSystemError, and PyTorch's hint says "It can be also caused by unexpected exit of a remote
-// peer" (nccl_facts.md §4.4). With that version named on the line and the job tearing down over
+// peer" (pytorch/pytorch c10d/NCCLUtils.cpp getNcclErrorDetailStr). With that version named on the line and the job tearing down over
 // failed or timed-out collectives, the failure is the peer leaving the job (a desynchronised run),
 // not the local socket layer; without that evidence it stays a system (socket) error.
 void refine_old_system_error(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig,
