@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates a realistic merged NCCL_DEBUG=INFO + NCCL_DEBUG_SUBSYS=COLL log of about SIZE bytes
 for 64 ranks on 8 hosts (8 GPUs each), NCCL 2.23 formats (no timestamps on INFO/WARN, as 2.14-2.25
-print them; reference/nccl_facts.md §4.1; the IB completion error in its 2.23 form, §4.4), with exactly ONE injected fault near the end: an IB
+print them, NVIDIA/nccl src/debug.cc; the IB completion error in its 2.23 form, src/transport/net_ib.cc @ v2.22.3-1), with exactly ONE injected fault near the end: an IB
 completion error status 12 (IBV_WC_RETRY_EXC_ERR) on host gpu-node-06 (ranks 40-47), followed by
 PyTorch watchdog timeouts on every other rank. Deterministic for a given --seed.
 
