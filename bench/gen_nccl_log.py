@@ -5,10 +5,10 @@ print them, NVIDIA/nccl src/debug.cc; the IB completion error in its 2.23 form, 
 completion error status 12 (IBV_WC_RETRY_EXC_ERR) on host gpu-node-06 (ranks 40-47), followed by
 PyTorch watchdog timeouts on every other rank. Deterministic for a given --seed.
 
-Line formats: init/transport/ring/tree lines as in nccl_facts.md §4.3 and the real logs of
+Line formats: init/transport/ring/tree lines as NVIDIA/nccl prints them (src/init.cc, src/transport/) and the real logs of
 data/nccl_info_logs.jsonl; COLL lines as NCCL's enqueue.cc prints them ("%s: opCount %lx sendbuff %p
 recvbuff %p count %zu datatype %d op %d root %d comm %p [nranks=%d] stream %p"); PyTorch glog lines
-with the torchrun "[rankN]:" prefix (nccl_facts.md §4.4).
+with the torchrun "[rankN]:" prefix (PyTorch ProcessGroupNCCL.cpp).
 
 Usage: gen_nccl_log.py SIZE OUT [--seed N]   (SIZE like 1G, 200M, 5000000)
 """
