@@ -1,7 +1,7 @@
 #pragma once
 // CUDA driver (libcuda.so.1) and runtime (libcudart.so.13/.12) gateway: just enough for versions
 // and the peer-access matrix (CUDA 13.0 cuda.h, cuda_runtime_api.h). Never linked; loaded on first use and kept
-// loaded (unloading libcuda while driver threads live is risky; NCCL never unloads them either).
+// loaded (unloading libcuda while driver threads live is risky).
 #include <optional>
 #include <string>
 #include <vector>

@@ -3,7 +3,7 @@
 // dlopen (never linked; CUDA 13.0 cuda_runtime_api.h). Only plain names are resolved (our own streams
 // are always passed, never stream 0, so the _ptsz variants are not needed), and
 // cudaGetDeviceProperties is not used (its struct changed in CUDA 13). The library stays loaded
-// for the life of the process (as NCCL does).
+// for the life of the process (unloading CUDA while its threads live is risky).
 #include <cstddef>
 #include <string>
 

@@ -45,7 +45,7 @@ class DynLib {
 };
 
 // Moves `lib` into a registry that lives until exit and is never destroyed: vendor runtimes must
-// stay loaded for the life of the process (as NCCL does) and must not be dlclose'd by static
+// stay loaded for the life of the process (NCCL never unloads NVML either) and must not be dlclose'd by static
 // destructors while their helper threads may run. The registry stays reachable, so leak checkers
 // see no leak. Returns the kept library (its address is stable).
 DynLib& keep_loaded(DynLib lib);

@@ -1,7 +1,7 @@
 #pragma once
 // The NCCL functions of the local all-reduce benchmark, resolved from libnccl.so.2 by dlopen
-// (NVIDIA/nccl src/nccl.h.in: plain names, no symbol versioning; ncclCommInitAll exists in every
-// version >= 2.14). Loaded once and kept loaded.
+// (plain names, libnccl.so.2 has no symbol versioning; ncclCommInitAll is in NVIDIA/nccl
+// src/nccl.h.in of every version >= 2.14). Loaded once and kept loaded.
 #include <cstddef>
 #include <string>
 

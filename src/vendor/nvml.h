@@ -1,6 +1,7 @@
 #pragma once
 // NVML gateway (libnvidia-ml.so.1, override NCDX_NVML_LIB). We declare the few types and
-// functions we use ourselves from NVIDIA's nvml.h as vendored by NVIDIA/go-nvml (no nvml.h is available or needed) and pin
+// functions we use ourselves, as NVIDIA's nvml.h declares them (NVIDIA/go-nvml vendors each
+// version; no nvml.h is needed at build time) and pin
 // every struct with static_assert. Each call outcome keeps "symbol missing", "not supported"
 // and "failed" apart (as NCCL's src/misc/nvmlwrap.cc does).
 #include <cstdint>
