@@ -16,7 +16,7 @@ std::optional<long long> int_of(const Ctx& c, std::string_view name) {
 
 std::string src_of(std::string_view name, std::string_view extra) {
   const auto* v = knowledge::find_nccl_var(name);
-  return (v ? tsv_source(*v) + "; " : std::string()) + std::string(extra);
+  return (v ? tsv_source(*v) + (extra.empty() ? "" : "; ") : std::string()) + std::string(extra);
 }
 
 }  // namespace
@@ -82,7 +82,7 @@ void combo_rules(Ctx& c) {
           "also set NCCL_SOCKET_NTHREADS (e.g. 4), product <= 64",
           "The automatic NCCL_SOCKET_NTHREADS is 0 on NICs other than AWS (0x1d0f) and GCP (0x1ae0), so the "
           "product is 0 and NCCL_NSOCKS_PERTHREAD alone does nothing.",
-          src_of("NCCL_NSOCKS_PERTHREAD", "NVIDIA/nccl src/transport/net_socket.cc"));
+          src_of("NCCL_NSOCKS_PERTHREAD", ""));
   }
   if (nsocks && nthreads && *nthreads > 0 && *nsocks > 0) {
     long long t = std::min<long long>(*nthreads, 16);
@@ -91,13 +91,13 @@ void combo_rules(Ctx& c) {
             "NCCL_NSOCKS_PERTHREAD=" + std::to_string(64 / t),
             "NCCL_SOCKET_NTHREADS x NCCL_NSOCKS_PERTHREAD = " + std::to_string(t * *nsocks) +
                 " exceeds MAX_SOCKETS=64; NCCL lowers nsocks to 64/nthreads with a WARN.",
-            src_of("NCCL_NSOCKS_PERTHREAD", "NVIDIA/nccl src/transport/net_socket.cc"));
+            src_of("NCCL_NSOCKS_PERTHREAD", ""));
   }
   if ((nsocks || nthreads) && cl && cl->inter && (*cl->inter == "ib" || *cl->inter == "roce")) {
     c.add(nsocks ? "NCCL_NSOCKS_PERTHREAD" : "NCCL_SOCKET_NTHREADS", kWarn, "env.socket-tuning-on-ib",
           "no effect on IB/RoCE traffic", "unset",
           "These apply only to the Socket transport; an IB/RoCE cluster carries collectives over the IB transport.",
-          src_of("NCCL_SOCKET_NTHREADS", "NVIDIA/nccl src/transport/net_socket.cc"));
+          src_of("NCCL_SOCKET_NTHREADS", ""));
   }
 }
 

@@ -48,7 +48,7 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
             or_unset(v.replacement),
             "Core NCCL never reads it; only the external nccl-rdma-sharp-plugins network/CollNet plugin does. " +
                 v.description,
-            src + "; Mellanox/nccl-rdma-sharp-plugins");
+            src);
       return;
     case K::log_only:
       c.add(v.name, kWarn, "env.log-only", "no effect: the name only appears in a log message",

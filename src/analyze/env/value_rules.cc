@@ -142,7 +142,7 @@ void check_debug(Ctx& c, const knowledge::NcclVar& v, const std::string& value) 
                       "debugging runs (ncdx env debug) and use WARN in production." +
                   std::string(upper == "TRACE" ? " TRACE only works in NCCL builds with tracing enabled." : "") +
                   (value != upper ? " (Level names are case-insensitive: '" + value + "' is " + upper + ".)" : ""),
-              src + "; NVIDIA/nccl src/debug.cc");
+              src);
       } else {
         c.add(v.name, kPass, "env.debug-level", "", "",
               value + " is a valid level" + (value != upper ? " (names are case-insensitive)." : "."), src);
