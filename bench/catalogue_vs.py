@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Catalogue coverage of ncdx binaries through the CLI, on every Nth row of
-../shared/reference/messages.tsv, with the lines built as tests/unit/analyze/triage/catalogue_test.cc
+src/knowledge/data/messages.tsv, with the lines built as tests/unit/analyze/triage/catalogue_test.cc
 builds them (same sample values and prefixes; messages_corrections.tsv applied).
 
   bench/catalogue_vs.py STEP NCDX [NCDX ...]

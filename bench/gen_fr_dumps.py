@@ -9,7 +9,7 @@ all_reduce per step. Timing is on (duration_ms, "started"). Every entry carries 
 ~FRAMES frames from a few call paths. At the end rank 37 (or the last rank) never enters the DP
 reduce_scatter its DP peers wait in: the dumps show a hang the analysis must name.
 
-Byte layouts (SCHEMA.md, abi.md §6.1):
+Byte layouts (FlightRecorder.hpp, torch/csrc/jit/serialization/pickler.cpp):
   torch  - what torch's C++ Pickler writes (the real dump files): PROTO 2, EMPTY_DICT MARK ...
            SETITEMS, EMPTY_LIST MARK ... APPENDS, TUPLE2, strings memoised by value (BINUNICODE +
            BINPUT, BINGET when repeated), every container memoised after it is complete (BINPUT /

@@ -1,14 +1,14 @@
 #!/usr/bin/env python3
 """Generates a realistic merged NCCL_DEBUG=INFO + NCCL_DEBUG_SUBSYS=COLL log of about SIZE bytes
 for 64 ranks on 8 hosts (8 GPUs each), NCCL 2.23 formats (no timestamps on INFO/WARN, as 2.14-2.25
-print them; reference/nccl_facts.md §4.1; the IB completion error in its 2.23 form, §4.4), with exactly ONE injected fault near the end: an IB
+print them, NVIDIA/nccl src/debug.cc; the IB completion error in its 2.23 form, src/transport/net_ib.cc @ v2.22.3-1), with exactly ONE injected fault near the end: an IB
 completion error status 12 (IBV_WC_RETRY_EXC_ERR) on host gpu-node-06 (ranks 40-47), followed by
 PyTorch watchdog timeouts on every other rank. Deterministic for a given --seed.
 
-Line formats: init/transport/ring/tree lines as in nccl_facts.md §4.3 and the real logs of
+Line formats: init/transport/ring/tree lines as NVIDIA/nccl prints them (src/init.cc, src/transport/) and the real logs of
 data/nccl_info_logs.jsonl; COLL lines as NCCL's enqueue.cc prints them ("%s: opCount %lx sendbuff %p
 recvbuff %p count %zu datatype %d op %d root %d comm %p [nranks=%d] stream %p"); PyTorch glog lines
-with the torchrun "[rankN]:" prefix (nccl_facts.md §4.4).
+with the torchrun "[rankN]:" prefix (PyTorch ProcessGroupNCCL.cpp).
 
 Usage: gen_nccl_log.py SIZE OUT [--seed N]   (SIZE like 1G, 200M, 5000000)
 """

@@ -2,7 +2,7 @@
 # Builds library ncdx_<name> from every .cc under the current directory, feature folders included
 # (so adding a file needs no CMake edit). Headers are reached as "<name>/file.h" through a private include root that holds
 # only this layer's link: a layer that includes a header of a layer it does not depend on fails
-# to build, which is how DESIGN.md's "dependencies point down" is enforced.
+# to build, which is how docs/DEVELOPING.md's layer order (dependencies point down) is enforced.
 function(ncdx_layer name)
   cmake_parse_arguments(L "" "" "DEPS;LIBS;SOURCES" ${ARGN})
   file(GLOB_RECURSE srcs CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)

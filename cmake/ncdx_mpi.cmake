@@ -1,4 +1,4 @@
-# NCDX_WITH_MPI (DESIGN.md "Distribution"): AUTO builds MPI support when an MPI with a C binding
+# NCDX_WITH_MPI (docs/CLUSTER.md): AUTO builds MPI support when an MPI with a C binding
 # is found, ON requires it, OFF builds without. Defines NCDX_MPI_LIBS (empty without MPI) for the
 # layers that talk MPI (cluster: `doctor --cluster`; measure: bench/tune --backend mpi); each adds
 # NCDX_WITH_MPI=1 to its own sources. Included by both; found once.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A cluster of N "hosts" made of network namespaces, for `ncdx doctor --cluster` under a real
-# mpirun (issue #14; recipes in ../shared/reference/ecosystem.md §4 and §7). Run as root.
+# mpirun (issue #14; Open MPI run as root, namespaces joined by veth pairs). Run as root.
 #
 #   netns-cluster.sh run N [FAULT ...] -- NCDX_ARGS...
 #

@@ -1,6 +1,6 @@
 #pragma once
-// Rank, size and host of this process from the launchers clusters already use (DESIGN.md
-// "Distribution"): OpenMPI, PMIx, Slurm, torchrun. Without any, the process is rank 0 of 1.
+// Rank, size and host of this process from the launchers clusters already use (docs/CLUSTER.md
+// intro): OpenMPI, PMIx, Slurm, torchrun. Without any, the process is rank 0 of 1.
 #include <map>
 #include <optional>
 #include <string>

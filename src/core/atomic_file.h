@@ -1,5 +1,5 @@
 #pragma once
-// Atomic writes (temp file + rename) so a crash never leaves a half report (DESIGN.md "Reports").
+// Atomic writes (temp file + rename) so a crash never leaves a half report (docs/OUTPUT.md "Report directory").
 #include <filesystem>
 #include <string_view>
 

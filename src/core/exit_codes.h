@@ -1,5 +1,5 @@
 #pragma once
-// Exit codes shared by every command (DESIGN.md "Contracts", docs/OUTPUT.md).
+// Exit codes shared by every command (docs/OUTPUT.md "Exit codes").
 namespace ncdx::core {
 enum class Exit : int {
   ok = 0,            // healthy / nothing found

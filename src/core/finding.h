@@ -1,5 +1,5 @@
 #pragma once
-// The Finding contract of DESIGN.md: every command that judges something emits these, and every
+// The Finding contract of docs/OUTPUT.md: every command that judges something emits these, and every
 // reporter renders them. Unknown values are std::nullopt and serialise as JSON null, never 0.
 #include <nlohmann/json.hpp>
 
@@ -13,7 +13,7 @@ enum class Severity { info = 0, warn = 1, error = 2, critical = 3 };
 const char* to_string(Severity s);
 std::optional<Severity> parse_severity(std::string_view s);
 
-// Failure classes of DESIGN.md; the class names the root cause, not the symptom.
+// Failure classes of docs/OUTPUT.md; the class names the root cause, not the symptom.
 inline constexpr const char* kFailureClasses[] = {
     "timeout-hang", "cuda-hardware", "data-mismatch", "network-ib", "network-socket", "shm-ipc",
     "p2p-topology", "version-mismatch", "oom", "config-invalid", "other", "none"};

@@ -1,6 +1,6 @@
 #pragma once
 // FileSystem rooted at --root: every probe reads /sys, /proc, /dev/shm, /etc through this so a
-// captured bundle or a fixture tree replays a whole machine (DESIGN.md "Layers").
+// captured bundle or a fixture tree replays a whole machine (docs/DEVELOPING.md).
 #include <cstddef>
 #include <filesystem>
 #include <optional>

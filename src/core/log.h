@@ -1,5 +1,5 @@
 #pragma once
-// Logging to stderr with levels; stdout is reserved for the report (DESIGN.md "Stdout").
+// Logging to stderr with levels; stdout is reserved for the report (docs/OUTPUT.md "Streams").
 #include <fmt/format.h>
 
 #include <string_view>

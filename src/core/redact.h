@@ -1,5 +1,5 @@
 #pragma once
-// Secret redaction (DESIGN.md "Secrets"), by name AND by value: values of variables whose names
+// Secret redaction (docs/OUTPUT.md "JSON"), by name AND by value: values of variables whose names
 // look secret, and values shaped like credentials wherever they sit (GitHub/HF/OpenAI/Slack
 // tokens, AWS key ids, URL passwords, Bearer/Basic credentials), never reach any output or bundle.
 #include <map>

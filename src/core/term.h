@@ -1,5 +1,5 @@
 #pragma once
-// Terminal facts: colours only on a TTY and never with NO_COLOR (DESIGN.md "Stdout").
+// Terminal facts: colours only on a TTY and never with NO_COLOR (docs/OUTPUT.md "Streams").
 #include <cstdio>
 #include <string>
 #include <string_view>

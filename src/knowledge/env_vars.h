@@ -1,7 +1,7 @@
 #pragma once
 // The env-var fact tables (data/nccl_env_vars.tsv, data/torch_env_vars.yaml) as typed records,
 // parsed once from the embedded files. The TSV's free-text since/until columns are decoded here
-// into versions so rules can compare them (nccl_facts.md §1.6 explains the columns).
+// into versions so rules can compare them (data/SOURCES.md says where the columns come from).
 #include <map>
 #include <optional>
 #include <string>

@@ -77,7 +77,7 @@ Refinement parse_refinement(const YAML::Node& n) {
   if (!r.with.empty() && !r.job_has.empty()) throw SchemaError{line_of(n), "job_has goes with nccl_below, not with 'with'"};
   for (const std::string* c : {&r.klass, &r.job_has})
     if (!c->empty() && (!core::is_failure_class(*c) || *c == "none"))
-      throw SchemaError{line_of(n), "unknown class '" + *c + "' in refinement (expected a failure class of core/finding.h)"};
+      throw SchemaError{line_of(n), "unknown class '" + *c + "' in refinement (expected a failure class of docs/OUTPUT.md)"};
   return r;
 }
 
@@ -98,7 +98,7 @@ ParsedSignature parse_entry(const YAML::Node& n) {
     } else if (k == "class") {
       s.klass = scalar(v, "class");
       if (!core::is_failure_class(s.klass) || s.klass == "none")
-        throw SchemaError{line_of(v), "unknown class '" + s.klass + "' (expected a DESIGN.md failure class)"};
+        throw SchemaError{line_of(v), "unknown class '" + s.klass + "' (expected a failure class of docs/OUTPUT.md)"};
     } else if (k == "severity") {
       auto sev = core::parse_severity(scalar(v, "severity"));
       if (!sev) throw SchemaError{line_of(v), "severity must be info, warn, error or critical"};

@@ -47,7 +47,7 @@ enum class ExitReport { none, process, rank };
 
 struct Signature {
   std::string id;                     // stable, e.g. "nccl.ib.completion-error"
-  std::string klass;                  // DESIGN.md failure class
+  std::string klass;                  // failure class (docs/OUTPUT.md)
   core::Severity severity = core::Severity::error;
   Role role = Role::cause;
   int priority = 50;                  // 0..100: strength as a root cause; higher wins a tie

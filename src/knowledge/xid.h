@@ -16,7 +16,7 @@ struct XidInfo {
   std::string name;     // NVIDIA's short name, e.g. "GPU has fallen off the bus"
   std::string meaning;  // what happened
   core::Severity severity = core::Severity::error;
-  std::string klass;    // DESIGN.md failure class
+  std::string klass;    // failure class (docs/OUTPUT.md)
   std::string action;   // what an operator should do
 };
 

@@ -6,7 +6,7 @@
 //     H2D/D2H   PCIe lane rate x width x efficiency (yaml pcie.efficiency)
 //     D2D       memory bandwidth / 2 (a device copy reads and writes every byte)
 //     P2P NV#   # x per-link datasheet rate;  PIX/PXB/PHB/NODE: PCIe of the slower GPU; SYS: none
-//   collectives (NCCL busbw):  NCCL's own planning constants (reference/nccl_facts.md §1.4)
+//   collectives (NCCL busbw):  NCCL's own planning constants (NVIDIA/nccl src/graph/topo.h)
 //     NVLink    links x NCCL per-link rate for the GPU's sm (20.6 GB/s on sm90)
 //     PCIe      width x NCCL gen factor / 80 (Gen4 x16 = 24 GB/s)
 //     ring      bottleneck edge of the best ring through the GPUs (all rings tried for <= 9 GPUs)

@@ -11,7 +11,7 @@
 //     pct_of_expected are null and status is INFO.
 //   - Verdict thresholds (judge()): PASS >= 80% of expected, WARN >= 50%, FAIL below 50%.
 //     80% is about the ratio of NCCL's usable per-link NVLink rates to the raw rates
-//     (reference/nccl_facts.md §1.4: 20-20.6 of 25 GB/s) and what healthy nccl-tests runs reach
+//     (NVIDIA/nccl src/graph/topo.h: 20-20.6 of 25 GB/s) and what healthy nccl-tests runs reach
 //     (see docs/MEASUREMENTS.md for the calibration against real nccl-tests results).
 // Entry points:
 //   measure/shm_bench.h        /dev/shm write throughput (runs anywhere)

@@ -1,6 +1,6 @@
 #pragma once
-// The serialisable inventory of one machine (DESIGN.md "Every layer reads and writes a
-// serialisable model"): what `ncdx doctor` probed, what `--save` writes and `--from` replays.
+// The serialisable inventory of one machine (docs/DOCTOR.md "Sources and how
+// they replay"): what `ncdx doctor` probed, what `--save` writes and `--from` replays.
 // Unknown values are std::nullopt and serialise as JSON null, never 0.
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,6 @@
 #pragma once
 // Network inventory from sysfs: IP interfaces (/sys/class/net) and RDMA ports
-// (/sys/class/infiniband, reference/abi.md §7.1) with GIDs and error counters.
+// (/sys/class/infiniband, Linux drivers/infiniband/core/sysfs.c) with GIDs and error counters.
 #include "probe/inventory.h"
 #include "probe/sys_reader.h"
 

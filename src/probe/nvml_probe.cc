@@ -49,7 +49,7 @@ struct Recorder {
 };
 
 void probe_links(const nv::Api& api, nv::Device d, NvmlGpu& g, Recorder& rec, bool quick) {
-  // NVML_NVLINK_MAX_LINKS grew 12 -> 18 -> 36 (abi.md §1.3); probe up to 36 and stop at the
+  // NVML_NVLINK_MAX_LINKS grew 12 -> 18 -> 36 (nvml.h across NVML headers 11.0-13.3); probe up to 36 and stop at the
   // first index the driver rejects as invalid.
   for (unsigned l = 0; l < 36; ++l) {
     int active = 0;
@@ -69,7 +69,7 @@ void probe_links(const nv::Api& api, nv::Device d, NvmlGpu& g, Recorder& rec, bo
     if (api.call(api.nvmlDeviceGetNvLinkRemoteDeviceType, d, l, &type)) link.remote_type = type;
     if (!quick) {
       unsigned long long v = 0;
-      // DL_REPLAY 0, DL_RECOVERY 1, DL_CRC_FLIT 2, DL_CRC_DATA 3 (abi.md §1.6).
+      // DL_REPLAY 0, DL_RECOVERY 1, DL_CRC_FLIT 2, DL_CRC_DATA 3 (nvml.h nvmlNvLinkErrorCounter_t).
       if (api.call(api.nvmlDeviceGetNvLinkErrorCounter, d, l, 0, &v)) link.replay = v;
       if (api.call(api.nvmlDeviceGetNvLinkErrorCounter, d, l, 1, &v)) link.recovery = v;
       if (api.call(api.nvmlDeviceGetNvLinkErrorCounter, d, l, 2, &v)) link.crc_flit = v;
@@ -182,7 +182,7 @@ NvmlGpu probe_device(const nv::Api& api, const SysReader& sys, nv::Device d, int
 
 NvmlInfo probe_nvml(const SysReader& sys, bool quick) {
   NvmlInfo info;
-  // NVML stays loaded until exit: unloading it while driver threads live is risky (abi.md §0.6).
+  // NVML stays loaded until exit: unloading it while driver threads live is risky (NCCL never unloads NVML either).
   static nv::Api* api = new nv::Api(nv::Api::load());
   if (!api->loaded()) {
     info.source = {ProbeState::absent, "libnvidia-ml.so.1 not loadable: " + api->lib().error()};

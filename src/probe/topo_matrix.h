@@ -6,7 +6,7 @@
 //   - `nvidia-smi topo -m` text pasted by a user (probe/topo_smi_parse.h),
 //   - an NCCL topology XML (NCCL_TOPO_FILE / NCCL_TOPO_DUMP_FILE, probe/topo_xml_parse.h).
 // Link codes are NVIDIA's (nvidia-smi legend): X, NV#, PIX, PXB, PHB, NODE, SYS and the legacy
-// SOC (= SYS on old drivers). NCCL's path types (reference/nccl_facts.md §1.4) rank them the same
+// SOC (= SYS on old drivers). NCCL's path types (NVIDIA/nccl src/include/graph.h PATH_*) rank them the same
 // way, except that NCCL has no NODE: a path through the CPU inside one NUMA node is PATH_PHB.
 #include <optional>
 #include <string>

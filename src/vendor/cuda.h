@@ -1,7 +1,7 @@
 #pragma once
 // CUDA driver (libcuda.so.1) and runtime (libcudart.so.13/.12) gateway: just enough for versions
-// and the peer-access matrix (reference/abi.md §2). Never linked; loaded on first use and kept
-// loaded (unloading libcuda while driver threads live is risky, abi.md §0.6).
+// and the peer-access matrix (CUDA 13.0 cuda.h, cuda_runtime_api.h). Never linked; loaded on first use and kept
+// loaded (unloading libcuda while driver threads live is risky).
 #include <optional>
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@ namespace ncdx::vendor {
 const CudartLoad& cudart() {
   static const CudartLoad load = [] {
     CudartLoad r;
-    // Kept loaded until exit (abi.md §0.6).
+    // Kept loaded until exit (unloading it while CUDA threads live is risky).
     auto* lib = &keep_loaded(DynLib::open({"libcudart.so.13", "libcudart.so.12"}, {}, "NCDX_CUDART_LIB"));
     if (!lib->loaded()) {
       r.state = "absent";

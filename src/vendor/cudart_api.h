@@ -1,9 +1,9 @@
 #pragma once
 // The CUDA runtime functions ncdx's copy benchmarks call, resolved from libcudart.so.13/.12 by
-// dlopen (never linked; reference/abi.md §2.1). Only plain names are resolved (our own streams
+// dlopen (never linked; CUDA 13.0 cuda_runtime_api.h). Only plain names are resolved (our own streams
 // are always passed, never stream 0, so the _ptsz variants are not needed), and
 // cudaGetDeviceProperties is not used (its struct changed in CUDA 13). The library stays loaded
-// for the life of the process (abi.md §0.6).
+// for the life of the process (unloading CUDA while its threads live is risky).
 #include <cstddef>
 #include <string>
 

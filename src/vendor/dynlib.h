@@ -1,7 +1,7 @@
 #pragma once
 // The one gateway through which vendor libraries (NVML, CUDA, NCCL, NVRTC, ibverbs) are loaded.
 // Vendor libraries are never linked: we dlopen the versioned soname, allow a path override, and
-// keep "absent", "symbol missing", "not supported" and "failed" apart (DESIGN.md "Layers").
+// keep "absent", "symbol missing", "not supported" and "failed" apart (docs/DEVELOPING.md).
 #include <memory>
 #include <optional>
 #include <string>
@@ -45,7 +45,7 @@ class DynLib {
 };
 
 // Moves `lib` into a registry that lives until exit and is never destroyed: vendor runtimes must
-// stay loaded for the life of the process (abi.md §0.6) and must not be dlclose'd by static
+// stay loaded for the life of the process (NCCL never unloads NVML either) and must not be dlclose'd by static
 // destructors while their helper threads may run. The registry stays reachable, so leak checkers
 // see no leak. Returns the kept library (its address is stable).
 DynLib& keep_loaded(DynLib lib);

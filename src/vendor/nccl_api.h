@@ -1,7 +1,7 @@
 #pragma once
 // The NCCL functions of the local all-reduce benchmark, resolved from libnccl.so.2 by dlopen
-// (reference/abi.md §3: plain names, no symbol versioning; ncclCommInitAll exists in every
-// version >= 2.14). Loaded once and kept loaded.
+// (plain names, libnccl.so.2 has no symbol versioning; ncclCommInitAll is in NVIDIA/nccl
+// src/nccl.h.in of every version >= 2.14). Loaded once and kept loaded.
 #include <cstddef>
 #include <string>
 
@@ -11,7 +11,7 @@ using ncclResult = int;
 using ncclCommPtr = void*;
 inline constexpr int kNcclFloat32 = 7;  // ncclDataType_t
 inline constexpr int kNcclSum = 0;      // ncclRedOp_t
-// ncclUniqueId: 128 opaque bytes, passed by value (abi.md §3.1).
+// ncclUniqueId: 128 opaque bytes, passed by value (src/nccl.h.in).
 struct NcclUniqueId {
   char internal[128];
 };
@@ -25,7 +25,7 @@ struct NcclApi {
   ncclResult (*AllReduce)(const void*, void*, std::size_t, int, int, ncclCommPtr, void*) = nullptr;
   const char* (*GetErrorString)(ncclResult) = nullptr;
   // The rest of the collectives `ncdx bench --backend nccl` measures, and multi-process init.
-  // All exist from 2.14 on (abi.md §3.2); alltoall is grouped Send/Recv, as nccl-tests does.
+  // All exist from 2.14 on (src/nccl.h.in); alltoall is grouped Send/Recv, as nccl-tests does.
   ncclResult (*GetUniqueId)(NcclUniqueId*) = nullptr;
   ncclResult (*CommInitRank)(ncclCommPtr*, int, NcclUniqueId, int) = nullptr;
   ncclResult (*AllGather)(const void*, void*, std::size_t, int, ncclCommPtr, void*) = nullptr;

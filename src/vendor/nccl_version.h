@@ -1,5 +1,5 @@
 #pragma once
-// Asks a given libnccl file for its version through ncclGetVersion (reference/abi.md §3: X·10000
+// Asks a given libnccl file for its version through ncclGetVersion (NVIDIA/nccl src/nccl.h.in: X·10000
 // + Y·100 + Z from 2.9 on, X·1000 + Y·100 + Z before). Only for files on the live machine: a
 // library inside a bundle is never loaded (bundles are untrusted input).
 #include <optional>

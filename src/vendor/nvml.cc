@@ -5,7 +5,7 @@ namespace ncdx::vendor::nvml {
 Api Api::load() {
   Api api;
   // Only the versioned soname: the unversioned libnvidia-ml.so may be the toolkit's stub
-  // (abi.md §0 rule 1).
+  // (the CUDA toolkit ships one under lib64/stubs).
   api.lib_ = DynLib::open({"libnvidia-ml.so.1"}, {}, "NCDX_NVML_LIB");
   if (!api.lib_.loaded()) return api;
 #define NCDX_NVML_RESOLVE(name, params) api.name = api.lib_.fn<decltype(api.name)>(#name);

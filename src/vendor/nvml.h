@@ -1,8 +1,9 @@
 #pragma once
 // NVML gateway (libnvidia-ml.so.1, override NCDX_NVML_LIB). We declare the few types and
-// functions we use ourselves from reference/abi.md §1 (no nvml.h is available or needed) and pin
+// functions we use ourselves, as NVIDIA's nvml.h declares them (NVIDIA/go-nvml vendors each
+// version; no nvml.h is needed at build time) and pin
 // every struct with static_assert. Each call outcome keeps "symbol missing", "not supported"
-// and "failed" apart (abi.md §0 rule 2).
+// and "failed" apart (as NCCL's src/misc/nvmlwrap.cc does).
 #include <cstdint>
 #include <string>
 

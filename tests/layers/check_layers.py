@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The `layers` test: the include graph of src/ obeys the layer order of DESIGN.md.
+"""The `layers` test: the include graph of src/ obeys the layer order of docs/DEVELOPING.md.
 
 For every layer src/<layer>/ it reads the DEPS its CMakeLists.txt declares (ncdx_layer(...)) and
 every `#include "<other>/..."` in its sources and, transitively, in the headers they include (a

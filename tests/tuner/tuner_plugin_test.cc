@@ -2,7 +2,7 @@
 // symbol, and call init/getCollInfo/finalize with the ABI structs (a float[numAlgo][numProto]
 // cost table passed as float**, entries NCCL marked ignored, nChannels = 0 on entry), with
 // tuning files that are good, missing, corrupt, overlong and binary. The declarations are the
-// plugin's own ABI header; the layouts are checked against abi.md §4.3 sizes.
+// plugin's own ABI header; the layouts are checked against the sizes of NCCL's src/include/plugin/tuner/tuner_v*.h.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <unistd.h>

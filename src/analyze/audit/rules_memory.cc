@@ -1,4 +1,4 @@
-// Memory knobs against model size and GPU memory, and the weight-sync bucket (verl.md §2.2).
+// Memory knobs against model size and GPU memory, and the weight-sync bucket (verl's _generated_ppo_trainer.yaml keys).
 #include <algorithm>
 #include <cmath>
 

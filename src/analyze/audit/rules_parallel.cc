@@ -1,5 +1,5 @@
-// GPU counts, parallel-group placement and verl's own divisibility checks (verl.md §2.2, with
-// verl's message texts).
+// GPU counts, parallel-group placement and verl's own divisibility checks (verl's trainer config
+// _generated_ppo_trainer.yaml and its message texts).
 #include <sstream>
 
 #include "analyze/audit/audit.h"

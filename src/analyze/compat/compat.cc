@@ -122,7 +122,7 @@ void check_driver(CompatReport& r, const Component* driver, const Component* cud
 // verl's pins: the engine extras (and the torch an extra pins) from verl's own metadata, which
 // wins over anything written by hand; the CUDA floor and the vllm to avoid from its install docs.
 void check_verl(CompatReport& r, const std::string& verl) {
-  std::optional<YAML::Node> doc;  // the compat.yaml row of this release (verl.md §5.2)
+  std::optional<YAML::Node> doc;  // the compat.yaml row of this release (verl-project/verl docs/start/install.rst)
   auto vv = Version::parse(verl);
   for (const auto& e : table()["verl"])
     if (vv && Version::parse(s(e, "verl")) == vv) doc = YAML::Node(e);
@@ -146,7 +146,7 @@ void check_verl(CompatReport& r, const std::string& verl) {
     if (e == "vllm" && !avoid.empty() && major_minor(*x->version) == avoid)
       add(r, "verl-vllm-avoid", core::Outcome::warn, "vllm " + *x->version, "not vllm " + avoid + ".x",
           "verl " + verl + "'s install docs: 'Avoid using vllm 0.7x'.", "Use vllm 0.6.3 or 0.8.2 (tested by verl).",
-          "verl.md §5.2");
+          "verl-project/verl docs/start/install.rst");
     // verl <= 0.9.0 pins torch only in its sglang extra; 0.9.1 in every extra.
     if (const Component* t = comp(r, "torch"))
       if (auto pin = release_pin("verl", verl, "torch", e)) {
@@ -162,7 +162,7 @@ void check_verl(CompatReport& r, const std::string& verl) {
       bool ok = *Version::parse(*c->version) >= core::V(cmin);
       add(r, "verl-cuda", ok ? core::Outcome::pass : core::Outcome::warn, "verl " + verl + ", CUDA " + *c->version + " (" + which + ")",
           "CUDA >= " + cmin, ok ? "" : "verl's install docs ask for CUDA >= " + cmin + ".",
-          ok ? "" : "Use a CUDA >= " + cmin + " build of torch.", "verl.md §5.2");
+          ok ? "" : "Use a CUDA >= " + cmin + " build of torch.", "verl-project/verl docs/start/install.rst");
       break;
     }
 }
@@ -303,7 +303,7 @@ CompatReport check_compat(const CompatInput& in) {
     for (const char* engine : {"vllm", "sglang"})
       if (const Component* x = comp(r, engine)) check_engine_torch(r.rows, engine, *x->version, *t->version);
   // verl's extras from its own metadata (Requires-Dist ...; extra == "vllm"); the install-doc
-  // facts (CUDA floor, vllm to avoid) from compat.yaml (verl.md §5.2).
+  // facts (CUDA floor, vllm to avoid) from compat.yaml (verl-project/verl docs/start/install.rst).
   if (const Component* v = comp(r, "verl")) check_verl(r, *v->version);
   // Known-bad combinations from the corpus.
   for (const auto& kb : table()["known_bad"]) {

@@ -125,7 +125,7 @@ std::vector<EnvSetting> parse_nccl_conf(std::string_view text, std::string_view 
 
 namespace {
 
-// NCCL's config files over the job's own settings (nccl_facts.md §1.1): NCCL_CONF_FILE (NCCL >=
+// NCCL's config files over the job's own settings (NVIDIA/nccl src/misc/param.cc): NCCL_CONF_FILE (NCCL >=
 // 2.23.4) or else ~/.nccl.conf, then /etc/nccl.conf, each value set with setenv(name, value, 0).
 void apply_conf_files(EffectiveEnv& e, const core::FileSystem& fs, const std::optional<std::string>& home,
                       const std::optional<core::Version>& nccl) {

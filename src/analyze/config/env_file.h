@@ -1,6 +1,6 @@
 #pragma once
 // Readers for the places an NCCL setting can come from, and NCCL's precedence between them
-// (nccl_facts.md §1.1 "Config files"): the process environment wins, then NCCL_CONF_FILE
+// (NVIDIA/nccl src/misc/param.cc): the process environment wins, then NCCL_CONF_FILE
 // (NCCL >= 2.23.4) or else ~/.nccl.conf, then /etc/nccl.conf. NCCL applies file values with
 // setenv(name, value, 0), so an earlier source is never overridden by a later one.
 #include <functional>

@@ -1,4 +1,4 @@
-// NCCL_ALGO / NCCL_PROTO, parsed the way each NCCL version parses them (nccl_facts.md §1.3,
+// NCCL_ALGO / NCCL_PROTO, parsed the way each NCCL version parses them (NVIDIA/nccl src/graph/tuning.cc parseList,
 // src/graph/tuning.cc parseList): tokens per version, per-collective syntax and hard errors from
 // 2.24, silently ignored tokens and the "ring backup" before, and which collectives are left
 // without any algorithm.
@@ -20,7 +20,7 @@ std::vector<std::string> algo_tokens(const Version& v) {
   return t;
 }
 
-// Algorithms NCCL's model considers for each collective (nccl_facts.md §1.3 coverage, §3.6).
+// Algorithms NCCL's model considers for each collective (NVIDIA/nccl src/graph/tuning.cc, v2.14.3-1 to v2.30.7-1).
 std::set<std::string> modelled(const std::string& func, const Version& v) {
   if (func == "Broadcast" || func == "Reduce") return {"Ring"};
   if (func == "AllGather" || func == "ReduceScatter") {
@@ -101,7 +101,7 @@ Parsed parse(std::string_view value, const std::vector<std::string>& known, cons
 void algo_proto_rules(Ctx& c, std::string_view name, const std::string& value) {
   const bool algo = name == "NCCL_ALGO";
   const auto* var = knowledge::find_nccl_var(name);
-  const std::string src = (var ? tsv_source(*var) + "; " : std::string()) + "nccl_facts.md §1.3";
+  const std::string src = (var ? tsv_source(*var) + "; " : std::string()) + "NVIDIA/nccl src/graph/tuning.cc parseList, src/enqueue.cc";
   const Version& v = c.nccl;
   const bool v224 = v >= core::V("2.24.0");
   std::vector<std::string> known = algo ? algo_tokens(v) : std::vector<std::string>{"LL", "LL128", "Simple"};
@@ -127,7 +127,7 @@ void algo_proto_rules(Ctx& c, std::string_view name, const std::string& value) {
   // Which collectives are left with nothing usable?
   std::vector<std::string> empty, exotic;
   for (const char* f : kFuncs) {
-    // 2.14-2.18 applied the algorithm list to AllReduce only (nccl_facts.md §1.3).
+    // 2.14-2.18 applied the algorithm list to AllReduce only (NVIDIA/nccl src/graph/tuning.cc @ v2.14.3-1..v2.18.6-1).
     if (algo && v < core::V("2.19.0") && std::string_view(f) != "AllReduce") continue;
     std::set<std::string> usable;
     for (const auto& a : p.allowed[f])
@@ -188,7 +188,7 @@ void algo_proto_rules(Ctx& c, std::string_view name, const std::string& value) {
   if (algo && v < core::V("2.19.0")) why += " In " + ver + " the list applies only to AllReduce.";
   if (!algo && p.explicit_ll128)
     why += " Naming LL128 explicitly turns it on even where NCCL disables it by default (risk of corruption on "
-           "untested paths, nccl_facts.md §1.2).";
+           "untested paths, NVIDIA/nccl src/graph/tuning.cc).";
   c.add(name, kWarn, rule + "-forced", "tuner overridden" + std::string(p.explicit_ll128 ? "; LL128 forced" : ""),
         "unset (let NCCL choose)", why + unknown_note, src);
 }

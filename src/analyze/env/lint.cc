@@ -48,11 +48,11 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
             or_unset(v.replacement),
             "Core NCCL never reads it; only the external nccl-rdma-sharp-plugins network/CollNet plugin does. " +
                 v.description,
-            src + "; nccl_facts.md §1.2");
+            src);
       return;
     case K::log_only:
       c.add(v.name, kWarn, "env.log-only", "no effect: the name only appears in a log message",
-            or_unset(v.replacement), v.description, src + "; nccl_facts.md §1.2");
+            or_unset(v.replacement), v.description, src);
       return;
     case K::pytorch_alias:
       c.add(v.name, kWarn, "env.pytorch-alias", "not an NCCL variable (PyTorch only)", or_unset(v.replacement),
@@ -77,13 +77,13 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
           "First read by NCCL " + v.since->str() + "; " + c.nccl_label() + " ignores it. " + v.description, src);
     return;
   }
-  // The NCCL 2.14.3-2.16.2 registration bug (nccl_facts.md §1.2): the documented name did nothing.
+  // The NCCL 2.14.3-2.16.2 registration bug (NVIDIA/nccl src/init.cc NCCL_PARAM @ v2.14.3-1): the documented name did nothing.
   if (v.name == "NCCL_ALLOC_P2P_NET_LL_BUFFERS" && c.nccl_known && c.nccl < core::V("2.16.5")) {
     c.add(v.name, kWarn, "env.registration-bug", "no effect on " + c.nccl_label(),
           "NCCL_NCCL_ALLOC_P2P_NET_LL_BUFFERS (the name 2.14.3-2.16.2 actually read)",
           "In 2.14.3-2.16.2 NCCL registered this parameter with a doubled prefix, so only "
           "NCCL_NCCL_ALLOC_P2P_NET_LL_BUFFERS was read; fixed in 2.16.5.",
-          src + "; nccl_facts.md §1.2");
+          src + "; NVIDIA/nccl v2.14.3-1 to v2.16.2-1 NCCL_PARAM");
     return;
   }
   if (v.legacy_alias) {
@@ -92,11 +92,11 @@ void classify_nccl(Ctx& c, const knowledge::NcclVar& v, const std::string& value
     if (modern) why += " and, being set too, wins over this one";
     why += ".";
     c.add(v.name, kWarn, "env.legacy-alias", modern ? "ignored (the new name is also set)" : "works, but an old name",
-          v.replacement + "=" + value, why, src + "; nccl_facts.md §1.2");
+          v.replacement + "=" + value, why, src);
   }
   if (v.deprecated && (!c.nccl_known || c.nccl >= *v.deprecated)) {
     c.add(v.name, kWarn, "env.deprecated", "deprecated in NCCL " + v.deprecated->str() + " (still read)",
-          or_unset(v.replacement), v.description, src + "; nccl_facts.md §1.2");
+          or_unset(v.replacement), v.description, src);
   }
   value_rules(c, v, value);
   bool has_row = false;

@@ -1,7 +1,7 @@
 #pragma once
 // Version-aware lint of NCCL / PyTorch-distributed environment variables.
 // Every verdict is grounded in a fact table compiled into the binary (knowledge/data/
-// nccl_env_vars.tsv, torch_env_vars.yaml) or a section of reference/nccl_facts.md, cited in
+// nccl_env_vars.tsv, torch_env_vars.yaml) or the NCCL/PyTorch source they were read from, cited in
 // EnvRow::source. Used by `ncdx env lint`, `ncdx audit` (env rows of the audit table) and
 // `ncdx doctor` (the live environment).
 #include <nlohmann/json.hpp>
@@ -27,7 +27,7 @@ struct EnvRow {
   std::string risk;         // what goes wrong, in a few words ("no effect", "init fails (ncclInvalidUsage)")
   core::Outcome status = core::Outcome::pass;  // PASS | WARN | FAIL
   std::string why;          // one or two sentences with the fact
-  std::string source;       // citation: "nccl_env_vars.tsv: NCCL_MAX_RINGS", "nccl_facts.md §1.3", "src/misc/param.cc"
+  std::string source;       // citation: "nccl_env_vars.tsv: NCCL_MAX_RINGS", "NVIDIA/nccl src/graph/tuning.cc parseList", "src/misc/param.cc"
   std::string rule;         // stable rule id ("env.fake", "env.removed", "env.algo-global-tree", ...)
   std::string origin;       // where the value came from ("env", "/etc/nccl.conf:3", "run.env:12"); may be empty
 };

@@ -7,20 +7,20 @@ namespace {
 
 bool older(const std::optional<Version>& v, const char* than) { return v && *v < core::V(than); }
 
-// Flight Recorder: current PyTorch defaults are on, older ones off (nccl_facts.md §2.2). The
+// Flight Recorder: current PyTorch defaults are on, older ones off (pytorch/pytorch ProcessGroupNCCL.hpp). The
 // TORCH_NCCL_* spellings are read by every release with Flight Recorder (current ones read them as
 // aliases of TORCH_FR_*; the release of that rename is not pinned by our sources).
 void flight_recorder(std::vector<EnvRec>& out, const std::optional<Version>& torch) {
   if (older(torch, "2.2.0")) {
     out.push_back({"", "", "PyTorch < 2.2 has no TORCH_NCCL_* settings; upgrade for Flight Recorder dumps",
-                   "nccl_facts.md §2.1"});
+                   "pytorch/pytorch torch/csrc/distributed/c10d/Utils.hpp (TORCH_ prefix since 2.2, PR #114077)"});
     return;
   }
   out.push_back({"TORCH_NCCL_TRACE_BUFFER_SIZE", "2000",
                  "keep a Flight Recorder ring buffer for hang forensics (older PyTorch defaults to 0 = off)",
-                 "nccl_facts.md §2.2; flight_recorder/SCHEMA.md"});
+                 "pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp, FlightRecorder.hpp"});
   out.push_back({"TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "write one Flight Recorder dump per rank when the watchdog fires",
-                 "nccl_facts.md §2.2"});
+                 "pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp/.cpp"});
 }
 
 }  // namespace
@@ -75,16 +75,16 @@ core::Result<std::vector<EnvRec>> recommend_env(const RecommendInput& in) {
   std::vector<EnvRec> out;
   out.push_back({"NCCL_DEBUG", "WARN",
                  "print NCCL's WARN lines (the text PyTorch shows after 'Last error') without INFO volume",
-                 "nccl_facts.md §4.1, §4.4"});
+                 "NVIDIA/nccl src/debug.cc (WARN lines, ncclGetLastError)"});
   flight_recorder(out, in.torch);
 
   const std::string& f = in.fabric;
   const std::string intra = in.intra ? *in.intra : is_intra(f) ? f : "";
   if (intra == "nvswitch") {
     out.push_back({"", "", "leave NCCL_NVLS_ENABLE (auto since 2.18.1) and NCCL_CUMEM_ENABLE at their defaults: NVLS needs cuMem",
-                   "nccl_facts.md §1.2, §1.5"});
+                   "NVIDIA/nccl src/transport/nvls.cc (default 2 since v2.18.1-1)"});
   } else if (intra == "nvlink") {
-    out.push_back({"", "", "do not set NCCL_P2P_DISABLE: it turns NVLink off (P2P level LOC)", "nccl_facts.md §1.2"});
+    out.push_back({"", "", "do not set NCCL_P2P_DISABLE: it turns NVLink off (P2P level LOC)", "NVIDIA/nccl src/graph/paths.cc"});
   } else if (intra == "pcie") {
     out.push_back({"", "", "only if the GPUs lack peer access (p2pBandwidthLatencyTest fails): NCCL_P2P_DISABLE=1",
                    "corpus skyrl-pr-108, pytorch-1637"});
@@ -97,27 +97,27 @@ core::Result<std::vector<EnvRec>> recommend_env(const RecommendInput& in) {
         out.push_back({"NCCL_IB_GID_INDEX", "3",
                        "RoCE v2 GID of the routable IPv4 address is usually index 3 (check show_gids); NCCL < 2.21.5 "
                        "defaults to 0",
-                       "nccl_facts.md §1.5; corpus pytorch-81628, nccl-769"});
+                       "NVIDIA/nccl v2.21.5-1 (GID index default -1); corpus pytorch-81628, nccl-769"});
       else
         out.push_back({"", "", "leave NCCL_IB_GID_INDEX unset: NCCL >= 2.21.5 picks the RoCE GID itself",
-                       "nccl_facts.md §1.5; corpus nccl-769"});
+                       "NVIDIA/nccl v2.21.5-1 (GID index default -1); corpus nccl-769"});
     }
     if (total > 30 && older(in.nccl, "2.23.4"))
       out.push_back({"NCCL_IB_TIMEOUT", "20", "NCCL's own default from 2.23.4 on (18 before): a longer IB queue-pair timeout before retries",
-                     "nccl_facts.md §1.5"});
+                     "NVIDIA/nccl v2.23.4-1 (NCCL_IB_TIMEOUT default 20)"});
   }
   if (multi && f == "efa")
     out.push_back({"", "", "EFA needs the aws-ofi-nccl net plugin; NCCL_DEBUG=INFO must show 'Using network AWS Libfabric'",
-                   "nccl_facts.md §4.3"});
+                   "NCCL INFO line 'Using network %s'"});
   if (multi && f == "socket") {
     out.push_back({"", "", "set NCCL_SOCKET_IFNAME to the routable inter-node interface by name (e.g. =bond0), not an exclusion list",
                    "corpus nccl-697, marin-7018, open-r1-multimodal-7"});
     if (total > 8 && !older(in.nccl, "2.4.8")) {
       out.push_back({"NCCL_SOCKET_NTHREADS", "4",
                      "generic NICs get 0 helper threads by default; threads x sockets carry the socket transport",
-                     "nccl_facts.md §1.2"});
+                     "NVIDIA/nccl src/transport/net_socket.cc"});
       out.push_back({"NCCL_NSOCKS_PERTHREAD", "4", "4 x 4 = 16 sockets per peer, within NCCL's limit of 64",
-                     "nccl_facts.md §1.2"});
+                     "NVIDIA/nccl src/transport/net_socket.cc"});
     }
   }
   if (total > 30 && !older(in.nccl, "2.24.3"))
@@ -128,10 +128,10 @@ core::Result<std::vector<EnvRec>> recommend_env(const RecommendInput& in) {
 
 core::Result<std::vector<EnvRec>> debug_env(const DebugInput& in) {
   std::vector<EnvRec> out;
-  out.push_back({"NCCL_DEBUG", "INFO", "init, topology, transport and ENV lines from every rank", "nccl_facts.md §4"});
+  out.push_back({"NCCL_DEBUG", "INFO", "init, topology, transport and ENV lines from every rank", "NVIDIA/nccl src/debug.cc"});
   std::vector<std::string> subsys = in.subsys;
   if (subsys.empty()) {
-    // NCCL's own default set for the version (nccl_facts.md §1.5), plus NET for transport errors.
+    // NCCL's own default set for the version (NVIDIA/nccl src/debug.cc), plus NET for transport errors.
     if (older(in.nccl, "2.16.5")) subsys = {"INIT", "ENV", "NET"};
     else if (older(in.nccl, "2.23.4")) subsys = {"INIT", "ENV", "NET"};
     else subsys = {"INIT", "BOOTSTRAP", "ENV", "NET"};
@@ -150,21 +150,21 @@ core::Result<std::vector<EnvRec>> debug_env(const DebugInput& in) {
                  "nccl_env_vars.tsv NCCL_DEBUG_FILE"});
   if (!older(in.nccl, "2.26.2") && in.nccl)
     out.push_back({"NCCL_DEBUG_TIMESTAMP_LEVELS", "WARN,INFO", "timestamp INFO lines too (default: WARN only)",
-                   "nccl_facts.md §4.1"});
+                   "NVIDIA/nccl src/debug.cc (2.26+)"});
   out.push_back({"TORCH_DISTRIBUTED_DEBUG", "DETAIL", "collective checks, desync debug and dump-on-timeout",
-                 "nccl_facts.md §2.2"});
+                 "pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp/.cpp"});
   if (older(in.torch, "2.2.0")) {
-    out.push_back({"", "", "PyTorch < 2.2: Flight Recorder settings are not available", "nccl_facts.md §2.1"});
+    out.push_back({"", "", "PyTorch < 2.2: Flight Recorder settings are not available", "pytorch/pytorch torch/csrc/distributed/c10d/Utils.hpp (TORCH_ prefix since 2.2, PR #114077)"});
     return out;
   }
   out.push_back({"TORCH_NCCL_TRACE_BUFFER_SIZE", "2000", "Flight Recorder ring buffer (0 = off in older PyTorch)",
-                 "nccl_facts.md §2.2; flight_recorder/SCHEMA.md"});
-  out.push_back({"TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "dump the buffer on a watchdog timeout", "nccl_facts.md §2.2"});
+                 "pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp, FlightRecorder.hpp"});
+  out.push_back({"TORCH_NCCL_DUMP_ON_TIMEOUT", "1", "dump the buffer on a watchdog timeout", "pytorch/pytorch torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp/.cpp"});
   out.push_back({"TORCH_NCCL_DEBUG_INFO_TEMP_FILE", in.log_dir + "/nccl_trace_rank_",
                  "dump prefix; each rank writes <prefix><rank> (TORCH_FR_DUMP_TEMP_FILE in current PyTorch reads the same)",
-                 "flight_recorder/SCHEMA.md; anchors.md §6"});
+                 "pytorch/pytorch torch/csrc/distributed/c10d/FlightRecorder.hpp"});
   out.push_back({"TORCH_NCCL_ENABLE_TIMING", "1", "per-collective durations (duration_ms) in the dump",
-                 "flight_recorder/SCHEMA.md"});
+                 "pytorch/pytorch torch/csrc/distributed/c10d/FlightRecorder.hpp"});
   return out;
 }
 

@@ -1,4 +1,4 @@
-// PyTorch ProcessGroupNCCL variables (nccl_facts.md §2): deprecated NCCL_* aliases, names not yet
+// PyTorch ProcessGroupNCCL variables (pytorch/pytorch ProcessGroupNCCL.hpp/.cpp): deprecated NCCL_* aliases, names not yet
 // read by an older PyTorch, and values that make PyTorch throw when the process group is created.
 #include <cctype>
 
@@ -74,7 +74,7 @@ void torch_rules(Ctx& c, std::string_view name, const std::string& value, const 
   if (!t.deprecated.empty())
     c.add(name, kWarn, "torch.deprecated", "no effect in current PyTorch", "unset", t.deprecated + " " + t.meaning, src);
 
-  // Values (nccl_facts.md §2.1): PyTorch throws on values it cannot parse.
+  // Values (pytorch/pytorch c10d/Utils.hpp getCvar*): PyTorch throws on values it cannot parse.
   const std::string& n = t.name;
   if (t.type == "bool") {
     bool b = false;
@@ -82,7 +82,7 @@ void torch_rules(Ctx& c, std::string_view name, const std::string& value, const 
       c.add(name, kFail, "torch.bool-invalid", "process-group creation throws", std::string(name) + "=1 or 0",
             "PyTorch accepts y/yes/1/t/true and n/no/0/f/false (any case); '" + value +
                 "' throws 'Invalid value for environment variable'.",
-            src + "; nccl_facts.md §2.1");
+            src + "; pytorch/pytorch torch/csrc/distributed/c10d/Utils.hpp getCvar*");
       return;
     }
     if (n == "TORCH_NCCL_BLOCKING_WAIT" && b)
@@ -101,12 +101,12 @@ void torch_rules(Ctx& c, std::string_view name, const std::string& value, const 
     auto v = torch_int(value, &trailing);
     if (!v) {
       c.add(name, kFail, "torch.int-invalid", "process-group creation throws", std::string(name) + "=<integer>",
-            "PyTorch parses it with std::stoi; '" + value + "' has no leading number and throws.", src + "; nccl_facts.md §2.1");
+            "PyTorch parses it with std::stoi; '" + value + "' has no leading number and throws.", src + "; pytorch/pytorch torch/csrc/distributed/c10d/Utils.hpp getCvar*");
       return;
     }
     if (trailing)
       c.add(name, kWarn, "torch.int-trailing", "read as " + std::to_string(*v), std::string(name) + "=" + std::to_string(*v),
-            "std::stoi stops at the first non-digit.", src + "; nccl_facts.md §2.1");
+            "std::stoi stops at the first non-digit.", src + "; pytorch/pytorch torch/csrc/distributed/c10d/Utils.hpp getCvar*");
     if (n == "TORCH_NCCL_ASYNC_ERROR_HANDLING" && *v == 0)
       c.add(name, kWarn, "torch.no-error-handling", "a timed-out job hangs instead of exiting", "unset (default 3)",
             "0 = no handling: the watchdog reports the timeout but nothing aborts or tears down.", src);

@@ -1,4 +1,4 @@
-// Value checks for NCCL variables, following NCCL's own parsing (nccl_facts.md §1.1, §1.2, §1.4):
+// Value checks for NCCL variables, following NCCL's own parsing (NVIDIA/nccl src/misc/param.cc, src/graph/paths.cc):
 // integers through strtoll(base 0), case-sensitive path levels, debug level and subsystem names,
 // socket interface lists.
 #include <cerrno>
@@ -31,7 +31,7 @@ NcclInt parse_nccl_int(std::string_view s) {
 
 namespace {
 
-const char* kParam = "nccl_facts.md §1.1 (src/misc/param.cc ncclLoadParam)";
+const char* kParam = "NVIDIA/nccl src/misc/param.cc ncclLoadParam (v2.14-v2.30)";
 
 // Generic integer check; returns the parsed value when NCCL would take a number from it.
 std::optional<long long> check_int(Ctx& c, const knowledge::NcclVar& v, const std::string& value) {
@@ -91,7 +91,7 @@ std::vector<std::string> path_levels(const Version& v) {
 }
 
 void check_level(Ctx& c, const knowledge::NcclVar& v, const std::string& value) {
-  const std::string src = tsv_source(v) + "; nccl_facts.md §1.2, §1.4";
+  const std::string src = tsv_source(v) + "; NVIDIA/nccl src/include/graph.h PATH_*";
   auto levels = path_levels(c.nccl);
   for (const auto& l : levels)
     if (value == l) {
@@ -142,7 +142,7 @@ void check_debug(Ctx& c, const knowledge::NcclVar& v, const std::string& value) 
                       "debugging runs (ncdx env debug) and use WARN in production." +
                   std::string(upper == "TRACE" ? " TRACE only works in NCCL builds with tracing enabled." : "") +
                   (value != upper ? " (Level names are case-insensitive: '" + value + "' is " + upper + ".)" : ""),
-              src + "; nccl_facts.md §4.1");
+              src);
       } else {
         c.add(v.name, kPass, "env.debug-level", "", "",
               value + " is a valid level" + (value != upper ? " (names are case-insensitive)." : "."), src);
@@ -190,7 +190,7 @@ void check_subsys(Ctx& c, const knowledge::NcclVar& v, const std::string& value)
 }
 
 void check_ifname(Ctx& c, const knowledge::NcclVar& v, const std::string& value) {
-  const std::string src = tsv_source(v) + "; nccl_facts.md §1.6 (src/misc/socket.cc)";
+  const std::string src = tsv_source(v);
   if (value.size() <= 1) {
     c.add(v.name, kWarn, "env.ifname-short", "ignored (auto selection)", "the inter-node interface name",
           "NCCL ignores values of length <= 1 and picks interfaces itself.", src);
@@ -228,7 +228,7 @@ void check_channels(Ctx& c, const knowledge::NcclVar& v, long long n) {
     c.add(v.name, kWarn, "env.channels-clamped", "clamped to " + std::to_string(cap), v.name + "=" + std::to_string(cap),
           "Channel counts are clamped to MAXCHANNELS (32 before 2.25.1, 64 from 2.25.1); " + c.nccl_label() +
               " uses " + std::to_string(cap) + ".",
-          tsv_source(v) + "; nccl_facts.md §1.2, §1.5");
+          tsv_source(v) + "; NVIDIA/nccl v2.25.1-1 (MAXCHANNELS 32 -> 64)");
 }
 
 }  // namespace
@@ -250,7 +250,7 @@ void value_rules(Ctx& c, const knowledge::NcclVar& v, const std::string& value) 
     static const char* ok[] = {"LOC", "PORT", "PIX", "PXB", "P2C", "PXN", "PHB", "SYS"};
     for (const char* o : ok) if (value == o) return;
     c.add(n, kWarn, "env.merge-level", "not a merge level", "one of LOC,PORT,PIX,PXB,P2C,PXN,PHB,SYS",
-          "NCCL_NET_MERGE_LEVEL uses its own table (default PORT).", tsv_source(v) + "; nccl_facts.md §1.4");
+          "NCCL_NET_MERGE_LEVEL uses its own table (default PORT).", tsv_source(v));
     return;
   }
   if (n == "NCCL_DEBUG_FILE") {
@@ -269,23 +269,23 @@ void value_rules(Ctx& c, const knowledge::NcclVar& v, const std::string& value) 
     check_channels(c, v, *num);
   if (n == "NCCL_COLLNET_ENABLE" && *num != 0 && *num != 1)
     c.add(n, kWarn, "env.collnet-value", "reset to 0 (CollNet off)", "NCCL_COLLNET_ENABLE=1",
-          "Any value other than 0/1 is reset to 0.", tsv_source(v) + "; nccl_facts.md §1.3");
+          "Any value other than 0/1 is reset to 0.", tsv_source(v));
   if (n == "NCCL_NVLS_ENABLE" && *num == 1 && c.nccl >= core::V("2.18.1"))
     c.add(n, kWarn, "env.nvls-force", "init error where NVLS is unsupported", "unset (default 2 = auto)",
           "1 forces NVLS: it skips the multicast-support check and returns ncclInvalidUsage if several ranks share "
           "a device; the default since 2.18.1 is 2 (auto).",
-          tsv_source(v) + "; nccl_facts.md §1.2");
+          tsv_source(v));
   if (n == "NCCL_SOCKET_NTHREADS" && *num > 16)
     c.add(n, kWarn, "env.socket-threads-clamped", "clamped to 16", "NCCL_SOCKET_NTHREADS=16",
-          "MAX_THREADS is 16; larger values are clamped with a WARN.", tsv_source(v) + "; nccl_facts.md §1.2");
+          "MAX_THREADS is 16; larger values are clamped with a WARN.", tsv_source(v));
   if (n == "NCCL_IB_GID_INDEX" && c.nccl >= core::V("2.21.5"))
     c.add(n, kWarn, "env.gid-index-fixed", "a fixed index can pick a non-routable GID", "unset (auto since 2.21.5)",
           "From 2.21.5 NCCL selects the GID itself (default -1); a fixed index that maps to a link-local address "
           "times out across nodes (corpus nccl-769).",
-          tsv_source(v) + "; nccl_facts.md §1.5");
+          tsv_source(v) + "; NVIDIA/nccl v2.21.5-1 (default -1)");
   if ((n == "NCCL_IB_TC" || n == "NCCL_IB_FIFO_TC") && (*num < -1 || *num > 255))
     c.add(n, kWarn, "env.ib-tc-range", "out of range", "0-255 (DSCP<<2)",
-          "The GRH traffic class is 0-255.", tsv_source(v) + "; nccl_facts.md §1.2");
+          "The GRH traffic class is 0-255.", tsv_source(v));
 }
 
 }  // namespace ncdx::analyze::detail

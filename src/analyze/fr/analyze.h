@@ -1,6 +1,6 @@
 #pragma once
-// Flight Recorder analysis: the checks PyTorch's fr_trace/torchfrtrace makes (anchors.md §6,
-// SCHEMA.md "Analyzer"), on the dumps of all ranks, as ncdx Findings.
+// Flight Recorder analysis: the checks PyTorch's fr_trace/torchfrtrace makes (pytorch/pytorch
+// torch/distributed/flight_recorder), on the dumps of all ranks, as ncdx Findings.
 //
 // API (what `ncdx triage --fr DIR` calls):
 //

@@ -15,7 +15,7 @@ namespace {
 using core::Evidence;
 using core::Finding;
 
-// Collectives whose tensors have the same shapes on every rank (SCHEMA.md's matcher list minus
+// Collectives whose tensors have the same shapes on every rank (fr_trace's matcher list minus
 // the ones with per-rank splits or root-only buffers).
 bool same_shapes_everywhere(const std::string& op) {
   static const std::set<std::string> k = {

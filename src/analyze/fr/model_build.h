@@ -1,6 +1,6 @@
 #pragma once
 // Internal: a decoded dump (a view, fr/model_view.h) → the typed model of one rank, with one set
-// of rules for the JSON and the pickle forms. Field types follow abi.md §6.3; the JSON variant's
+// of rules for the JSON and the pickle forms. Field types follow FlightRecorder.hpp; the JSON variant's
 // stringified pg_status numbers and 0-for-unset times are read as what they mean; a field of the
 // wrong type is dropped with a warning.
 //

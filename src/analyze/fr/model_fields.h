@@ -1,5 +1,5 @@
 #pragma once
-// Internal: reading one typed field out of a view (fr/model_view.h) the way abi.md §6.3 types it,
+// Internal: reading one typed field out of a view (fr/model_view.h) the way FlightRecorder.hpp types it,
 // with a warning (capped per dump) when a field has the wrong type, and the key → field lookup the
 // builder uses to read a dict in one pass. Used by fr/model_build.h.
 #include <array>

@@ -1,5 +1,5 @@
 #pragma once
-// A safe, data-only pickle reader for PyTorch Flight Recorder dumps (abi.md §6), as JSON.
+// A safe, data-only pickle reader for PyTorch Flight Recorder dumps (torch/csrc/jit/serialization/pickler.cpp writes them), as JSON.
 //
 // decode_pickle (fr/pickle_doc.h) does the reading: it understands exactly the opcodes that plain
 // None/bool/int/float/str/bytes/list/tuple/dict/set need in protocols 0-5, and refuses every

@@ -1,5 +1,5 @@
 #pragma once
-// A data-only pickle decoded into a compact value arena (abi.md §6): the fast path of the Flight
+// A data-only pickle decoded into a compact value arena (pickler.cpp, pickletools): the fast path of the Flight
 // Recorder reader. fr_model_pickle.cc builds the typed model straight from it, and fr/pickle.cc
 // converts it to JSON for `unpickle`.
 //

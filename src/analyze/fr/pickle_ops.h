@@ -1,6 +1,6 @@
 #pragma once
 // The pickle opcode table (names from Python's pickletools) and which opcodes the data-only
-// Flight Recorder reader refuses because they import, build objects or call code (abi.md §6.2).
+// Flight Recorder reader refuses because they import, build objects or call code (Python pickletools opcode table).
 #include <string>
 #include <string_view>
 

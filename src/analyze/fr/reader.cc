@@ -1,5 +1,5 @@
 // Finding and reading Flight Recorder dump files: one file, a directory, or a `<prefix>` whose
-// files are `<prefix><rank>` (SCHEMA.md "Where dumps come from").
+// files are `<prefix><rank>` (FlightRecorder.hpp DebugInfoWriter).
 #include "analyze/fr/reader.h"
 
 #include <algorithm>

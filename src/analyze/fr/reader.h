@@ -1,5 +1,5 @@
 #pragma once
-// Reads PyTorch Flight Recorder dumps into a typed model (SCHEMA.md, anchors.md §6, abi.md §6).
+// Reads PyTorch Flight Recorder dumps into a typed model (pytorch/pytorch torch/csrc/distributed/c10d/FlightRecorder.hpp).
 //
 // A path may be one dump file, a directory holding `<prefix><rank>` files, or a prefix
 // (`/tmp/nccl_trace_rank_`). Files are recognised by content (pickle or JSON), never by name, and

@@ -209,7 +209,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
 
   ProcessFacts* known = nullptr;
   // NCCL 2.14-2.21 print "NCCL version x.y.z" with a bare printf (2.22+ too below INFO), once per
-  // process after its own INFO lines (nccl_facts.md §4.2): it belongs to the process of the NCCL
+  // process after its own INFO lines (NVIDIA/nccl src/init.cc): it belongs to the process of the NCCL
   // line before it (else two hosts' bare version lines in one paste fall into one unknown process
   // and their skew is lost).
   if (unprefixed && carry.last_nccl && p.text.substr(0, 13) == "NCCL version ") known = carry.last_nccl;

@@ -120,7 +120,7 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
 
 // A refinement by the NCCL version the line names (signatures.yaml `nccl_below`, `job_has`): NCCL
 // before 2.12 has no ncclRemoteError, so a peer that exits shows up on the others as
-// ncclSystemError (NVIDIA/nccl src/include/nccl.h.in: ncclRemoteError added in 2.12.0). The first
+// ncclSystemError (NVIDIA/nccl src/nccl.h.in: ncclRemoteError added in 2.12.0). The first
 // that applies wins; a `with` refinement the scanner found comes first.
 void refine_by_version(ScoredFinding& sf, const SignatureHits& h, const knowledge::Signature& sig,
                        const std::set<std::string>& job_classes) {

@@ -2,7 +2,7 @@
 // The few collective operations cluster mode needs (gather of JSON snapshots, broadcast of the
 // verdict, barriers between matrix rounds, clock offsets), behind one interface so the analysis
 // runs the same under MPI and in a single process (tests, --plan). ncdx builds no transport of
-// its own for this: under mpirun/srun it is MPI (DESIGN.md "Distribution").
+// its own for this: under mpirun/srun it is MPI (docs/CLUSTER.md).
 #include <memory>
 #include <optional>
 #include <string>

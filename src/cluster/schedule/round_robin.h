@@ -1,5 +1,5 @@
 #pragma once
-// Pairwise schedules for the network matrix (DESIGN.md "Distribution"): a round-robin
+// Pairwise schedules for the network matrix (docs/CLUSTER.md "Network matrix"): a round-robin
 // tournament (the circle method) pairs every node with every other in N−1 rounds for even N
 // (N rounds for odd N, one node sitting out each round), each node in at most one pair per
 // round, so a round's pairs run in parallel without sharing an endpoint.

@@ -4,7 +4,7 @@
 // and the algbw/busbw factors. Every number here is nccl-tests' own, so a row of ours and a row of
 // nccl-tests for the same size, type and rank count mean the same thing
 // (NVIDIA/nccl-tests src/<coll>.cu *GetCollByteCount and *GetBw @ a0b82b2 (2.19.6);
-// reference/nccl_facts.md §5).
+// doc/PERFORMANCE.md).
 #include <cstddef>
 #include <optional>
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // TCP with a deadline on every operation: the network matrix must never hang on a dead or
-// partitioned peer (DESIGN.md "Every peer operation has a timeout"). Sockets are non-blocking
+// partitioned peer (docs/CLUSTER.md "Network matrix"). Sockets are non-blocking
 // and every wait is a poll() bounded by the caller's deadline.
 #include <chrono>
 #include <cstdint>

@@ -1,6 +1,6 @@
 #pragma once
-// NCCL_ALGO / NCCL_PROTO as each NCCL version reads them (src/graph/tuning.cc parseList;
-// reference/nccl_facts.md §1.3): a single list with '^' negation and unknown tokens ignored up
+// NCCL_ALGO / NCCL_PROTO as each NCCL version reads them (NVIDIA/nccl src/graph/tuning.cc
+// parseList, v2.14.3-1 to v2.30.7-1): a single list with '^' negation and unknown tokens ignored up
 // to 2.23; per-function "func:list;..." entries and unknown tokens as errors from 2.24.
 #include <array>
 #include <string>

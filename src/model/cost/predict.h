@@ -8,7 +8,7 @@
 //
 // bytes = nccl-tests' "size" column: the per-rank buffer for AllReduce/Broadcast/Reduce/SendRecv
 // and the *total* (count x nRanks x typeSize) buffer for AllGather/ReduceScatter/AllToAll, which
-// is also NCCL's nBytes for AllGather/ReduceScatter (enqueue.cc, reference/nccl_facts.md §3.1).
+// is also NCCL's nBytes for AllGather/ReduceScatter (NVIDIA/nccl src/enqueue.cc @ v2.30.7-1).
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -95,8 +95,8 @@ class Model {
   friend struct ModelBuilder;
 };
 
-// nccl-tests' busbw factor (reference/nccl_facts.md §5): AllReduce 2(n-1)/n, AG/RS/AllToAll
-// (n-1)/n, Broadcast/Reduce/SendRecv 1.
+// nccl-tests' busbw factor (NVIDIA/nccl-tests doc/PERFORMANCE.md, src/*.cu *GetBw): AllReduce
+// 2(n-1)/n, AG/RS/AllToAll (n-1)/n, Broadcast/Reduce/SendRecv 1.
 double busbw_factor(Collective coll, int nranks);
 
 // Convenience: build + predict in one call (builds the tables each time; use Model for sweeps).

@@ -1,4 +1,4 @@
-# Shape of examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh (volcengine HEAD; verl.md §2.4):
+# Shape of examples/tuning/70b/qwen2-70b_grpo_32_h20_fsdp_vllm.sh (volcengine HEAD):
 # data.train_files=$data_path (never defined) and actor_rollout_ref.model.path=model_path (missing $).
 set -x
 

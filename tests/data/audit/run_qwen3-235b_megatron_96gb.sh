@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Shape of examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh (verl v0.6.0-v0.7.1; verl.md §2.4c).
+# Shape of examples/grpo_trainer/run_qwen3-235b_megatron_96gb.sh (verl v0.6.0-v0.7.1).
 # Set on all nodes: CUDA_DEVICE_MAX_CONNECTIONS: "1", NCCL_NVLS_ENABLE: "0", VLLM_USE_V1: 1
 set -xeuo pipefail
 

@@ -1,4 +1,4 @@
-# Tested with verlai/verl:vllm011.latest (shape of examples/grpo_trainer/run_qwen3-8b.sh, verl.md §2.4a)
+# Tested with verlai/verl:vllm011.latest (shape of examples/grpo_trainer/run_qwen3-8b.sh)
 set -x
 
 python3 -m verl.trainer.main_ppo \

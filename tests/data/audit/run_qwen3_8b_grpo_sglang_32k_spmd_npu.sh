@@ -1,4 +1,4 @@
-# Shape of examples/grpo_trainer/run_qwen3_8b_grpo_sglang_32k_spmd_npu.sh (verl v0.6.0-v0.7.1; verl.md §2.4b)
+# Shape of examples/grpo_trainer/run_qwen3_8b_grpo_sglang_32k_spmd_npu.sh (verl v0.6.0-v0.7.1)
 set -x
 export HCCL_CONNECT_TIMEOUT=1500
 export HCCL_HOST_SOCKET_PORT_RANGE=60000-60050

@@ -2,7 +2,7 @@
 """Generates the Flight Recorder test fixtures under tests/data/fr/.
 
 Every dump has the structure PyTorch writes (../shared/data/flight_recorder/SCHEMA.md and
-../shared/reference/abi.md §6): one file per rank named <prefix><rank>, a top-level dict with
+pytorch/pytorch torch/csrc/distributed/c10d/FlightRecorder.hpp): one file per rank named <prefix><rank>, a top-level dict with
 version, pg_config, pg_status and entries. Two writers are used:
   * torch_pickle(): the byte layout of torch's C++ Pickler (abi.md §6.1: PROTO 2, EMPTY_DICT MARK
     ... SETITEMS with the top-level dict not memoised, BINUNICODE + BINPUT strings reused through

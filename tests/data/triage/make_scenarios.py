@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Generates the synthetic multi-rank triage scenarios under scenarios/<name>/.
 
-Deterministic (no randomness, fixed timestamps). Line formats follow the real ones documented in
-shared/reference/nccl_facts.md §4 and seen in shared/data/nccl_info_logs.jsonl and the corpus:
+Deterministic (no randomness, fixed timestamps). Line formats follow the real ones printed by
+NVIDIA/nccl src/debug.cc and seen in shared/data/nccl_info_logs.jsonl and the corpus:
 NCCL INFO/WARN prefixes `host:pid:tid [dev] ...` (2.26+ WARN lines carry `[%F %T] `), PyTorch glog
 `[rankN]:[E<MMDD hh:mm:ss.us> ProcessGroupNCCL.cpp:<line>] ...`, torchrun `[rankN]:` prefixes.
 Each scenario's expected verdict is in expected.txt (class and culprit), checked by the tests.

@@ -60,7 +60,7 @@ TEST(SignatureLoader, SchemaErrorsHaveLineAndExpectation) {
     s.replace(s.find(from), from.size(), to);
     return load_error(s);
   };
-  EXPECT_EQ(with("class: network-ib", "class: network"), "test.yaml:3: unknown class 'network' (expected a DESIGN.md failure class)");
+  EXPECT_EQ(with("class: network-ib", "class: network"), "test.yaml:3: unknown class 'network' (expected a failure class of docs/OUTPUT.md)");
   EXPECT_EQ(with("severity: error", "severity: fatal"), "test.yaml:4: severity must be info, warn, error or critical");
   EXPECT_EQ(with("role: cause", "role: reason"), "test.yaml:5: role must be cause, symptom or context");
   EXPECT_EQ(with("priority: 80", "priority: 101"), "test.yaml:6: priority must be an integer 0..100");
@@ -94,7 +94,7 @@ TEST(SignatureLoader, RefinementNamesAKnownSignatureAndClass) {
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.two, class: other, why: x}]\n"),
             "test.yaml:2: refinement of 'test.one' names unknown signature 'test.two'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: net, why: x}]\n"),
-            "test.yaml:13: unknown class 'net' in refinement (expected a failure class of core/finding.h)");
+            "test.yaml:13: unknown class 'net' in refinement (expected a failure class of docs/OUTPUT.md)");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, class: other}]\n"),
             "test.yaml:13: refinement needs one of 'with' (a signature id) or 'nccl_below' (a version), 'class' and 'why'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: {with: test.one}\n"), "test.yaml:13: 'refine' must be a list");
@@ -112,7 +112,7 @@ TEST(SignatureLoader, VersionRefinementNeedsAVersionAndAClass) {
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{nccl_below: soon, class: other, why: x}]\n"),
             "test.yaml:13: nccl_below must be a version such as 2.12.0");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{nccl_below: 2.12.0, job_has: slow, class: other, why: x}]\n"),
-            "test.yaml:13: unknown class 'slow' in refinement (expected a failure class of core/finding.h)");
+            "test.yaml:13: unknown class 'slow' in refinement (expected a failure class of docs/OUTPUT.md)");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, nccl_below: 2.12.0, class: other, why: x}]\n"),
             "test.yaml:13: refinement needs one of 'with' (a signature id) or 'nccl_below' (a version), 'class' and 'why'");
   EXPECT_EQ(load_error(std::string(kGood) + "  refine: [{with: test.one, job_has: other, class: other, why: x}]\n"),

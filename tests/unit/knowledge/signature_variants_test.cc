@@ -1,4 +1,4 @@
-// Format variants across NCCL/PyTorch versions (nccl_facts.md §4.1 prefixes, §4.4 IB formats,
+// Format variants across NCCL/PyTorch versions (NVIDIA/nccl src/debug.cc prefixes, src/transport/net_ib.cc IB formats,
 // watchdog forms of different PyTorch releases): the signatures must generalise beyond the exact
 // corpus lines. Each row: a line, the signature that must match, and fields it must extract.
 #include <gtest/gtest.h>

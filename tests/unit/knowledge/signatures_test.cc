@@ -189,9 +189,9 @@ TEST(Signatures, OrdinaryLinesMatchNothing) {
   }
 }
 
-// Env vars named in fixes must exist (reference/nccl_env_vars.tsv): no folklore like NCCL_IB_MTU.
+// Env vars named in fixes must exist (src/knowledge/data/nccl_env_vars.tsv): no folklore like NCCL_IB_MTU.
 TEST(Signatures, FixEnvVarsAreReal) {
-  // The copy of reference/nccl_env_vars.tsv compiled into ncdx (every NCCL variable, every version).
+  // nccl_env_vars.tsv as compiled into ncdx (every NCCL variable, every version).
   auto tsv = embedded("nccl_env_vars.tsv");
   ASSERT_TRUE(tsv);
   std::set<std::string> known;

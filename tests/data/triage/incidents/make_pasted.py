@@ -2,8 +2,8 @@
 """Writes pasted.jsonl: real public failure reports as their reporters pasted them, with the
 artefacts of where the log came from (Ray's coloured prefixes, kubectl/CI timestamps, markdown,
 HTML-escaped scrapes, terminal wrapping, CRLF). Message texts: the dev corpus
-(tests/data/corpus/failures-dev.jsonl, verbatim excerpts) and the log lines quoted in
-shared/reference/verl.md §4; the artefact is the one named in `artefacts`.
+(tests/data/corpus/failures-dev.jsonl, verbatim excerpts) and the log lines of the verl-project/verl
+issues named per case; the artefact is the one named in `artefacts`.
 Usage: python3 make_pasted.py  (from this directory)."""
 import json, os, re
 
@@ -62,7 +62,7 @@ def from_corpus(cid, f, artefacts, suffix):
     add(f"paste-{cid}-{suffix}", j["source"], j.get("title", ""), f(j["log"]), j["label_class"], j["root_cause"],
         j.get("fix", ""), artefacts)
 
-# --- verl issues (shared/reference/verl.md §4), Ray's coloured worker prefixes ------------------
+# --- verl-project/verl issues, Ray's coloured worker prefixes ----------------------------------
 W597 = ("[rank1]:[E314 14:33:45.172185860 ProcessGroupNCCL.cpp:607] [Rank 1] Watchdog caught collective operation timeout: "
         "WorkNCCL(SeqNum=1, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600009 milliseconds before timing out.\n"
         "[rank1]:[E314 14:33:45.172398442 ProcessGroupNCCL.cpp:1664] [PG 0 (default_pg) Rank 1] Exception (either an error or timeout) "

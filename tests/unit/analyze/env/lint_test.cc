@@ -1,4 +1,4 @@
-// The playbook's env examples must each get the verdict the facts give (nccl_facts.md §1.2-§1.4,
+// The playbook's env examples must each get the verdict the facts give (NVIDIA/nccl source per nccl_env_vars.tsv,
 // §2), version by version.
 #include <gtest/gtest.h>
 

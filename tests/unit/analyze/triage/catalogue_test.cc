@@ -1,4 +1,4 @@
-// The message catalogue (src/knowledge/data/messages.tsv, a copy of ../shared/reference/messages.tsv: every WARN/failure text of NCCL
+// The message catalogue (src/knowledge/data/messages.tsv: every WARN/failure text of NCCL
 // 2.3-2.30, PyTorch c10d/elastic, vLLM distributed, CUDA runtime, with a proposed root-cause class;
 // columns and classes in messages.md). Each format string is filled with sample values and given
 // the prefix it is printed with (NCCL "host:pid:tid [dev] NCCL WARN|INFO ", glog, Python logging,

@@ -76,7 +76,7 @@ TEST(TriageFacts, NetworkAndTransports) {
   EXPECT_EQ(t.peer_transports.at({0, 1}), "P2P/CUMEM/read");
 }
 
-// Formats from nccl_facts.md §4.3 and the real NCCL 2.6 / 2.29 logs in shared/data.
+// Formats of NCCL's INFO lines (src/init.cc, src/transport/) and the real NCCL 2.6 / 2.29 logs in shared/data.
 TEST(TriageFacts, RingOrderTreesAndOldTransportLines) {
   ProcessFacts p;
   TopologyFacts t;
