@@ -20,14 +20,17 @@ fi
 bytes=$(du -cb "$dir"/*.json | tail -1 | cut -f1)
 echo "traces: $dir ($ranks files, $bytes bytes)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+# The outputs go beside the traces, not among them: both readers take every file of the folder.
+res=$(mktemp -d)
+trap 'rm -rf "$res"' EXIT
 measure() {  # prints "wall user maxrss_kb"
-  /usr/bin/time -f "%e %U %M" -o "$dir/.time" "$@" >"$dir/.out" 2>"$dir/.err" || true
-  cat "$dir/.time"
+  /usr/bin/time -f "%e %U %M" -o "$res/time" "$@" >"$res/out" 2>"$res/err" || true
+  tail -1 "$res/time"  # after "Command exited with non-zero status N" when it did
 }
 read -r pw pu pm < <(measure python3 bench/timeline_load_python.py "$dir")
-echo "python json.load: $(cat "$dir/.out")"
+echo "python json.load: $(cat "$res/out")"
 read -r nw nu nm < <(measure "$ncdx" timeline "$dir" --json --no-timestamps)
-python3 - "$dir/.out" $((ranks - 3)) <<'PY'
+python3 - "$res/out" $((ranks - 3)) <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))
 s = j["stragglers"][0] if j["stragglers"] else {}
