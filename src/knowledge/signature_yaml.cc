@@ -72,7 +72,7 @@ Refinement parse_refinement(const YAML::Node& n) {
   }
   if (r.with.empty() == r.nccl_below.empty() || r.klass.empty() || r.why.empty())
     throw SchemaError{line_of(n), "refinement needs one of 'with' (a signature id) or 'nccl_below' (a version), 'class' and 'why'"};
-  if (!r.nccl_below.empty() && !core::Version::parse(r.nccl_below))
+  if (!r.nccl_below.empty() && !(r.below = core::Version::parse(r.nccl_below)))
     throw SchemaError{line_of(n), "nccl_below must be a version such as 2.12.0"};
   if (!r.with.empty() && !r.job_has.empty()) throw SchemaError{line_of(n), "job_has goes with nccl_below, not with 'with'"};
   for (const std::string* c : {&r.klass, &r.job_has})

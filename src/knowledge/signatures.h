@@ -12,6 +12,7 @@
 
 #include "core/finding.h"
 #include "core/result.h"
+#include "core/semver.h"
 
 namespace ncdx::knowledge {
 
@@ -34,7 +35,8 @@ const char* to_string(Role r);
 //   `job_has` (triage/verdict.cc). `{nccl_version}` in `why` is the version read.
 struct Refinement {
   std::string with;            // id of the other signature (empty for a version refinement)
-  std::string nccl_below;      // a version: applies below it
+  std::string nccl_below;      // a version: applies below it (as written)
+  std::optional<core::Version> below;  // nccl_below parsed at load
   std::string job_has;         // a failure class some hit of the job must have
   std::string klass;           // the class then
   std::string why;             // appended to the cause

@@ -25,11 +25,11 @@ long long NcclTestsText::input_line(long long n) const {
   return n >= 1 && static_cast<std::size_t>(n) <= line_numbers.size() ? line_numbers[static_cast<std::size_t>(n - 1)] : n;
 }
 
-void NcclTestsCapture::add(std::size_t file, long long lineno, std::string_view line) {
+void NcclTestsCapture::add(std::size_t file, long long lineno, std::string_view line, bool nccl_info) {
   std::string_view s = trim_left(line);
   if (s.empty()) return;
   const bool table = s.front() == '#' || std::isdigit(static_cast<unsigned char>(s.front()));
-  const bool info = !table && line.find("NCCL INFO") != std::string_view::npos;
+  const bool info = !table && nccl_info;
   if (!table && !info) return;
   if (files_.size() <= file) files_.resize(file + 1);
   PerFile& f = files_[file];
@@ -42,10 +42,12 @@ void NcclTestsCapture::add(std::size_t file, long long lineno, std::string_view 
   total_ += line.size() + 1;
 }
 
-std::vector<NcclTestsText> NcclTestsCapture::tables() const {
+std::vector<NcclTestsText> NcclTestsCapture::take_tables() {
   std::vector<NcclTestsText> out;
   for (std::size_t i = 0; i < files_.size(); ++i)
-    if (files_[i].header) out.push_back({i, files_[i].text, files_[i].line_numbers});
+    if (files_[i].header) out.push_back({i, std::move(files_[i].text), std::move(files_[i].line_numbers)});
+  files_.clear();
+  total_ = 0;
   return out;
 }
 

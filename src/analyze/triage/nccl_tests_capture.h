@@ -21,9 +21,10 @@ struct NcclTestsText {
 
 class NcclTestsCapture {
  public:
-  void add(std::size_t file, long long lineno, std::string_view line);
-  // Every input whose kept lines hold an nccl-tests table.
-  std::vector<NcclTestsText> tables() const;
+  // `nccl_info`: the line is an NCCL INFO line (the scanner's prefix parse says so).
+  void add(std::size_t file, long long lineno, std::string_view line, bool nccl_info);
+  // Every input whose kept lines hold an nccl-tests table (moved out; called once, at the end).
+  std::vector<NcclTestsText> take_tables();
 
  private:
   struct PerFile {

@@ -101,7 +101,6 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
                    std::vector<TriageEvent>* new_events) {
   ++result_.input.lines;
   result_.input.bytes += line.size() + 1;
-  nccl_tests_.add(file, lineno, line);
   if (line.empty()) {
     carry_[file] = Carry{};
     return;
@@ -111,6 +110,7 @@ void Scanner::feed(std::size_t file, long long lineno, std::string_view line,
   // taken as NCCL printed them: their prefix parsed, nothing pasted sits before it.
   LinePrefix p = parse_prefix(line);
   const bool info = p.nccl && p.level == LineLevel::info;  // only its prefix is checked
+  nccl_tests_.add(file, lineno, line, info);
   const std::size_t head = info && !p.message.empty() ? static_cast<std::size_t>(p.message.data() - line.data()) : line.size();
   if (needs_cleaning(line.substr(0, head))) {
     std::string_view clean = clean_line(line, clean_);
@@ -467,7 +467,7 @@ void Scanner::scan_file(const InputFile& in) {
 }
 
 const ScanResult& Scanner::finish() {
-  result_.nccl_tests = nccl_tests_.tables();
+  result_.nccl_tests = nccl_tests_.take_tables();
   proc_index_.clear();  // the merges below erase processes
   pid_index_.clear();
   for (auto& c : carry_) c.last_nccl = nullptr;

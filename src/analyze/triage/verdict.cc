@@ -130,7 +130,7 @@ void refine_by_version(ScoredFinding& sf, const SignatureHits& h, const knowledg
   auto v = core::Version::parse(core::canonical_nccl_version(it->second));
   if (!v) return;
   for (const auto& r : sig.refine) {
-    if (r.nccl_below.empty() || !(*v < *core::Version::parse(r.nccl_below))) continue;
+    if (!r.below || !(*v < *r.below)) continue;
     if (!r.job_has.empty() && !job_classes.count(r.job_has)) continue;
     sf.finding.klass = r.klass;
     sf.finding.summary += " " + knowledge::fill_template(r.why, {{"nccl_version", v->str()}});

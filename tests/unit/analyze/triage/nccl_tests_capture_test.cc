@@ -25,13 +25,13 @@ std::string read_file(const std::filesystem::path& p) {
 
 TEST(NcclTestsCapture, KeepsTableMetaAndInfoLinesWithTheirLineNumbers) {
   NcclTestsCapture c;
-  c.add(0, 1, "Traceback (most recent call last):");                  // not nccl-tests: dropped
-  c.add(0, 2, "# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592");  // meta
-  c.add(0, 3, "node1:10:10 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via P2P/IPC");
-  c.add(0, 4, "#       size         count      type   redop    root     time   algbw   busbw #wrong");
-  c.add(0, 5, "           8             2     float     sum      -1    19.61    0.00    0.00      0");
-  c.add(1, 1, "# a comment in a file without a table");
-  auto t = c.tables();
+  c.add(0, 1, "Traceback (most recent call last):", false);                  // not nccl-tests: dropped
+  c.add(0, 2, "# nThread 1 nGpus 8 minBytes 8 maxBytes 8589934592", false);  // meta
+  c.add(0, 3, "node1:10:10 [0] NCCL INFO Channel 00 : 0[0] -> 1[1] via P2P/IPC", true);
+  c.add(0, 4, "#       size         count      type   redop    root     time   algbw   busbw #wrong", false);
+  c.add(0, 5, "           8             2     float     sum      -1    19.61    0.00    0.00      0", false);
+  c.add(1, 1, "# a comment in a file without a table", false);
+  auto t = c.take_tables();
   ASSERT_EQ(t.size(), 1u);  // file 1 has no header
   EXPECT_EQ(t[0].file, 0u);
   EXPECT_EQ(t[0].text.find("Traceback"), std::string::npos);
@@ -44,9 +44,9 @@ TEST(NcclTestsCapture, KeepsTableMetaAndInfoLinesWithTheirLineNumbers) {
 TEST(NcclTestsCapture, NcclInfoLinesAreCappedOnTheirOwn) {
   NcclTestsCapture c;
   const std::string info(1000, 'x');
-  for (int i = 0; i < 5000; ++i) c.add(0, i + 1, "node1:1:1 [0] NCCL INFO " + info);  // 5 MB of INFO
-  c.add(0, 5001, "#  size  count  type  redop  root  time  algbw  busbw  #wrong");
-  auto t = c.tables();
+  for (int i = 0; i < 5000; ++i) c.add(0, i + 1, "node1:1:1 [0] NCCL INFO " + info, true);  // 5 MB of INFO
+  c.add(0, 5001, "#  size  count  type  redop  root  time  algbw  busbw  #wrong", false);
+  auto t = c.take_tables();
   ASSERT_EQ(t.size(), 1u);
   EXPECT_LE(t[0].text.size(), (2u << 20) + 200);  // the INFO cap, plus the header kept after it
   EXPECT_NE(t[0].text.find("busbw"), std::string::npos);
