@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "analyze/triage/store_rendezvous.h"
 #include "core/strings.h"
 #include "knowledge/findings.h"
 
@@ -78,6 +79,13 @@ std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& sca
   return {hs.begin(), hs.end()};
 }
 
+// The first line that showed a store fact, as evidence.
+core::Evidence store_evidence(const StoreSide& side, const ScanResult& scan) {
+  return core::Evidence{scan.input.files.at(side.file), side.line,
+                        side.ranks.empty() ? std::nullopt : std::optional<int>(*side.ranks.begin()), std::nullopt,
+                        std::nullopt, side.text};
+}
+
 }  // namespace
 
 std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
@@ -149,6 +157,55 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
                        [&](int r) { return waiting.count(r) > 0 && !own_cause.count(r); });
   if (!weak) return;
   const std::string victims_did = timed_out ? "timed out" : "lost their connection";
+  // torchrun's failure block (it names each rank's local_rank) means the ranks are clients of the
+  // agent's store, so no rank's own process serves it (torch/distributed/rendezvous.py,
+  // _create_c10d_store).
+  const bool agent_store = std::any_of(scan.exits.begin(), scan.exits.end(),
+                                       [](const auto& e) { return e.second.local_rank.has_value(); });
+  const std::optional<int> awaited = awaited_rank(scan.store, agent_store);
+
+  // 0. The store rendezvous: a process that looked for the store where nobody else did set
+  // MASTER_ADDR/MASTER_PORT differently; the others' store timeouts follow from it.
+  if (auto m = store_endpoint_mismatch(scan.store, awaited)) {
+    std::set<int> others = minus(m->reached->ranks, m->culprits);
+    ScoredFinding sf;
+    sf.finding = knowledge::make_finding(
+        "triage.store-endpoint-mismatch",
+        {{"bad", m->bad},
+         {"good", m->good},
+         {"culprit", m->culprits.empty() ? std::string("a process whose lines name no rank") : rank_words(m->culprits)},
+         {"others", others.empty() ? std::string("other processes") : rank_words(others)}},
+        m->culprits.empty() ? "unnamed" : "named");
+    auto& f = sf.finding;
+    f.culprit.ranks.assign(m->culprits.begin(), m->culprits.end());
+    f.culprit.hosts = hosts_of(m->culprits, scan, ranks);
+    // Where the fault is even when no rank can be named: the process that connects there.
+    f.culprit.component = "store client connecting to " + m->bad;
+    for (const StoreSide* side : {m->tried, m->reached}) f.evidence.push_back(store_evidence(*side, scan));
+    sf.score = all.front().score + 1;
+    all.insert(all.begin(), std::move(sf));
+    return;
+  }
+  if (auto a = store_server_alone(scan.store, agent_store)) {
+    std::set<int> culprit;
+    if (a->server) culprit.insert(*a->server);
+    ScoredFinding sf;
+    sf.finding = knowledge::make_finding(
+        "triage.store-server-alone",
+        {{"endpoint", a->endpoint},
+         {"clients", a->clients.empty() ? std::string("the clients") : rank_words(a->clients)},
+         {"server", culprit.empty() ? std::string("the store server") : rank_words(culprit)},
+         {"expected", std::to_string(a->expected)}},
+        a->server_line->ranks.empty() ? "inferred" : "named");
+    auto& f = sf.finding;
+    f.culprit.ranks.assign(culprit.begin(), culprit.end());
+    f.culprit.hosts = hosts_of(culprit, scan, ranks);
+    f.culprit.component = "store server the clients look for at " + a->endpoint;
+    for (const StoreSide* side : {a->server_line, a->tried}) f.evidence.push_back(store_evidence(*side, scan));
+    sf.score = all.front().score + 1;
+    all.insert(all.begin(), std::move(sf));
+    return;
+  }
 
   // 1. Collective fingerprints (mismatch reports): the odd rank issued the odd call.
   if (scan.fingerprints.size() >= 3) {
@@ -264,6 +321,27 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     f.summary = (waiting.empty() ? std::string() : rank_words(minus(waiting, crashed)) + " " + victims_did + " waiting for ") +
                 (waiting.empty() ? "The launcher reports that " + rank_words(crashed) : rank_words(crashed) + ", which") +
                 " " + how + ". " + f.summary;
+    return;
+  }
+
+  // 3b. The rank whose gloo address key every waiter timed out on never joined the group (it hung,
+  // stalled or was pointed elsewhere before init_process_group finished).
+  if (awaited) {
+    ScoredFinding sf;
+    const StoreSide& w = scan.store.awaited.at(*awaited);
+    std::set<int> culprit{*awaited};
+    sf.finding = knowledge::make_finding(
+        "triage.waited-for-rank",
+        {{"waiting", w.ranks.empty() ? std::string("the other ranks") : rank_words(minus(w.ranks, culprit))},
+         {"did", "timed out"},
+         {"culprit", rank_words(culprit)},
+         {"why", "never published its address to the store (their store waits timed out on its gloo key)"}});
+    auto& f = sf.finding;
+    f.culprit.ranks = {*awaited};
+    f.culprit.hosts = hosts_of(culprit, scan, ranks);
+    f.evidence.push_back(store_evidence(w, scan));
+    sf.score = all.front().score + 1;
+    all.insert(all.begin(), std::move(sf));
     return;
   }
 

@@ -101,6 +101,25 @@ struct Fingerprint {
   bool operator==(const Fingerprint&) const = default;
 };
 
+// The c10d store as the processes saw it (TCPStore client and server lines, socket.cpp and
+// TCPStore.cpp of torch/csrc/distributed/c10d): which "host:port" a process failed to connect to,
+// which one a process was connected to, which gloo address keys the waiters timed out on, and the
+// server's own count of clients. Ranks the line could not be tied to are counted, not made up.
+struct StoreSide {
+  std::set<int> ranks;
+  long long unranked = 0;
+  std::size_t file = 0;   // the first line that showed it
+  long long line = 0;
+  std::string text;
+};
+struct StoreFacts {
+  std::map<std::string, StoreSide> failed;    // endpoint -> who failed to connect to it
+  std::map<std::string, StoreSide> reached;   // endpoint -> who was connected to it
+  std::map<int, StoreSide> awaited;           // rank whose gloo address key the waiters timed out on
+  std::optional<int> clients_joined, clients_expected;  // "waiting for clients. K/N clients joined."
+  std::optional<StoreSide> server;            // the server's line
+};
+
 // A line with error evidence that no signature explains, kept for the fallback verdict (bounded:
 // the strongest few).
 struct ErrorLine {
@@ -179,6 +198,7 @@ struct ScanResult {
   std::vector<ErrorLine> error_lines;               // unexplained error evidence, strongest first (bounded)
   std::vector<CataloguedLine> catalogued;           // catalogue texts, in reading order (bounded per kind)
   std::vector<NcclTestsText> nccl_tests;            // inputs that hold an nccl-tests table
+  StoreFacts store;                                 // the c10d store rendezvous as each process saw it
 };
 
 // Folds what `src` knows into `dst` (same process seen under two keys, or a rank's processes).

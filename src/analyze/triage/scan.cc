@@ -10,6 +10,7 @@
 #include "analyze/logs/line_clean.h"
 #include "analyze/triage/facts.h"
 #include "analyze/triage/fingerprint.h"
+#include "analyze/triage/store_rendezvous.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -282,6 +283,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     }
   }
   if (text.find("CollectiveFingerPrint(") != std::string_view::npos) read_fingerprints(text, result_.fingerprints);
+  read_store_line(text, proc.rank, file, lineno, result_.store);
 
   matches_.clear();
   sigs_.match(text, matches_, /*include_context=*/false);

@@ -319,7 +319,9 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   // Still no culprit: a rank the launcher says exited (torchrun's "Root Cause" rank, mpirun's failed
   // process) and that was not itself waiting left the others behind (a timeout), or is the process
   // the verdict's unattributed line came from (torchrun prints "exitcode: -9" inside the same block).
-  if (out.verdict.culprit.ranks.empty() &&
+  // A verdict that names where the fault is without a rank (the store client that connects to
+  // the wrong port) keeps it: the first rank to exit is then a victim that gave up waiting.
+  if (out.verdict.culprit.ranks.empty() && !out.verdict.id.starts_with("triage.store-") &&
       (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
     std::set<int> exited;
     for (const auto& f : all)
