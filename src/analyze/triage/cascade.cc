@@ -355,6 +355,22 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   std::set<int> odd_call = calls.size() >= 3 ? odd_ones(calls, &maj_call) : std::set<int>{};
   // 5. Silent ranks: the job's ranks that reported no error while the others waited.
   std::set<int> silent = minus(world, erred);
+  // torchrun's failure block lists every worker that did not exit 0, the ones it stopped with
+  // SIGTERM included (torch/distributed/elastic/multiprocessing/errors: one entry per failed local
+  // rank). On one node (every entry's rank is its local rank) a job rank missing from the block
+  // exited 0: while the others were still waiting it left the job; the silent ranks it stopped
+  // were still waiting too.
+  const bool one_node_block =
+      agent_store && std::all_of(scan.exits.begin(), scan.exits.end(), [](const auto& e) {
+        return !e.second.local_rank || *e.second.local_rank == e.first;
+      });
+  bool left_clean = false;
+  if (one_node_block) {
+    std::set<int> left;
+    for (int r : silent)
+      if (!scan.exits.count(r)) left.insert(r);
+    if (!left.empty() && left.size() < silent.size()) silent = left, left_clean = true;
+  }
   std::set<int> culprit;
   std::string why;
   if (!odd_call.empty()) {
@@ -367,7 +383,11 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     for (int r : silent)
       if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.code)
         exit_note = " (the launcher stopped it: exit code " + std::to_string(*e->second.code) + ")";
-    why = "reported no error" + exit_note + ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
+    why = left_clean ? std::string("reported no error and exited with status 0 while the others waited (torchrun lists "
+                                   "every rank that did not exit 0, and not this one): it left the job early (uneven "
+                                   "data, a rank-conditional exit or return)")
+                     : "reported no error" + exit_note +
+                           ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
   } else {
     return;
   }
