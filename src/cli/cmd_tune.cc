@@ -88,7 +88,7 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("-w,--warmup_iters", fl->w, "warm-up iterations per trial")->capture_default_str();
   cmd->add_option("--repeats", fl->repeats, "repeats of the exhaustive search and of the validation")->capture_default_str();
   cmd->add_option("--anchor-stride", fl->anchor, "screen every algorithm at every N-th bucket")->capture_default_str();
-  cmd->add_option("--confirm", fl->confirm, "repeats of each bucket's finalist and of the default")->capture_default_str();
+  cmd->add_option("--confirm", fl->confirm, "confirm each finalist and the default with max(4, N + 1) trials")->capture_default_str();
   cmd->add_flag("--no-exhaustive", fl->no_exhaustive, "skip the exhaustive comparison");
   cmd->add_option("--rules", fl->rules, "where to write the Open MPI dynamic-rules file")->capture_default_str();
   cmd->add_option("--mpirun", fl->mpirun, "mpirun to launch trials with")->capture_default_str();

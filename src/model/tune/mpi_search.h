@@ -1,15 +1,20 @@
 #pragma once
 // The search of `ncdx tune --backend mpi`: which coll_tuned configuration (algorithm, segment
 // size) to use per message-size bucket, measured, with fewer trials than trying everything.
-//  1. screen: Open MPI's default and every algorithm (default segment size) once, at anchor
-//     buckets only (every `anchor_stride`-th size and the last);
-//  2. predict each algorithm at the other buckets by log-log interpolation between anchors and
-//     keep the best one as the bucket's finalist;
-//  3. confirm: the default and each bucket's finalist `confirm_repeats` more times;
-//  4. refine: for a segmented finalist, each of `segsizes` once, and again when it wins;
-//  5. decide: the fastest median wins only if it beats the default by more than the measured
-//     noise (the half-range of its repeats, of the default's, and twice the standard error of
-//     the per-iteration median within a trial) and by at least `min_gain`; else the default stays.
+//  1. screen: Open MPI's default once at every size; every algorithm at the default segment
+//     size, and each segmented one also at the largest of `segsizes`, at anchor buckets only
+//     (every `anchor_stride`-th size and the last);
+//  2. predict each screened configuration at the other buckets, linearly in bytes between the
+//     neighbouring anchors (the alpha-beta line through them), and keep the best one as the
+//     bucket's finalist if it is predicted to beat the measured default by `worth_confirming`;
+//  3. confirm: the default and each finalist to max(4, `confirm_repeats` + 1) trials;
+//  4. refine: the segment sizes not screened, once, where the algorithm is (near) the finalist,
+//     and to the same count where that trial beats the finalist;
+//  5. repeat: where the fastest median gains `min_gain` but the rank test is not conclusive, one
+//     more trial of it and of the default per round, up to `max_repeats` a side;
+//  6. decide (rank_test.h): the fastest median wins only if its trials beat the default's by
+//     ranks (one-sided exact Mann-Whitney p <= `alpha`), its median by `min_gain` and by more than
+//     twice the within-trial standard error of the median; else the default stays.
 // A trial is one (configuration, size) measurement of `iters` iterations; the exhaustive search
 // it is compared with measures every configuration at every size `exhaustive_repeats` times.
 #include <cstddef>
@@ -35,6 +40,11 @@ struct SearchOptions {
   int confirm_repeats = 2;
   std::vector<int> segsizes = {8192, 65536};
   double min_gain = 0.01;
+  // Below this predicted gain a bucket is not confirmed: the default is then within issue #15's
+  // 97 % of the best even if the gain is real, and confirming costs trials (docs/TUNE.md).
+  double worth_confirming = 0.03;
+  double alpha = 0.05;  // one-sided; with 4 trials a side one inverted pair of 16 is tolerated
+  int max_repeats = 6;  // 6 a side: one slow trial of 6 still leaves p = 30/924 = 0.032
   int exhaustive_repeats = 3;
 };
 

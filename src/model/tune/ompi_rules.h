@@ -12,6 +12,7 @@
 // next rule's; algorithm 0 falls back to Open MPI's fixed decision (coll_tuned_decision_dynamic.c:
 // `if (alg)`). The message size is datatype size x count, which for every collective we tune is
 // nccl-tests' size column (coll_tuned_decision_dynamic.c @ v4.1.4).
+#include <compare>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -38,7 +39,7 @@ std::vector<OmpiAlgorithm> ompi_algorithms_for(const std::vector<OmpiAlgorithm>&
 // A choice for one collective: algorithm 0 = Open MPI's own decision; segsize 0 = the default.
 struct OmpiConfig {
   int alg = 0, segsize = 0;
-  bool operator==(const OmpiConfig&) const = default;
+  auto operator<=>(const OmpiConfig&) const = default;  // ordered: a map key in mpi_search.cc
 };
 std::string label(const OmpiConfig& c, const std::vector<OmpiAlgorithm>& algs, measure::Collective coll);
 

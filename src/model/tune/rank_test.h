@@ -1,0 +1,16 @@
+#pragma once
+// Whether one configuration's trials are faster than another's, by ranks (Mann-Whitney U), so
+// that a heavy-tailed sample (a trial hit by the scheduler, docs/PERFORMANCE.md "ncdx tune
+// --backend mpi") moves the verdict by one rank, not by its size; a half-range of 3 samples
+// does not bound such noise.
+#include <vector>
+
+namespace ncdx::model::tune {
+
+// Exact one-sided p-value of H0 "x is not stochastically smaller than y" against "x is faster":
+// P(U >= u) under H0, U = #pairs (x_i < y_j), ties counting 1/2 and rounded down (conservative).
+// Exact null counts by the recurrence of Mann & Whitney (1947), Ann. Math. Statist. 18(1):50-60.
+// With 3 trials each the smallest p is 1/20 = 0.05 (every pair in favour).
+double mann_whitney_p_less(const std::vector<double>& x, const std::vector<double>& y);
+
+}  // namespace ncdx::model::tune
