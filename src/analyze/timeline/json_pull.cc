@@ -1,6 +1,8 @@
 // JsonPull: see json_pull.h. One buffer; a token that runs past its end is kept by moving the
 // unread tail to the front before reading more (so views stay valid until the next call).
 #include "analyze/timeline/json_pull.h"
+#include "analyze/timeline/byte_scan.h"
+#include "analyze/timeline/decimal_fast.h"
 #include "core/strings.h"
 
 #include <fcntl.h>
@@ -28,7 +30,10 @@ struct SkipTable {
 };
 const SkipTable kSkip;
 
-bool is_ws(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
+// Most bytes tested are not whitespace and are above ' ': one compare rejects them.
+inline bool is_ws(char c) {
+  return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
+}
 
 void put_utf8(std::string& out, std::uint32_t cp) { core::append_utf8(out, cp); }
 
@@ -94,7 +99,7 @@ JsonPull::JsonPull(ByteSource& src, std::string name, std::size_t max_string)
 bool JsonPull::more() {
   if (eof_) return false;
   if (pos_ > 0) {
-    lines_before_ += std::count(buf_.data(), buf_.data() + pos_, '\n');
+    lines_before_ += static_cast<long long>(byte_scan::count(buf_.data(), pos_, '\n'));
     consumed_ += pos_;
     std::memmove(buf_.data(), buf_.data() + pos_, len_ - pos_);
     len_ -= pos_;
@@ -125,7 +130,7 @@ bool JsonPull::fill(std::size_t need) {
 }
 
 long long JsonPull::line() {
-  return lines_before_ + std::count(buf_.data(), buf_.data() + std::min(pos_, len_), '\n') + 1;
+  return lines_before_ + static_cast<long long>(byte_scan::count(buf_.data(), std::min(pos_, len_), '\n')) + 1;
 }
 
 Tok JsonPull::fail(std::string what) {
@@ -148,7 +153,9 @@ Tok JsonPull::next() {
   if (failed_) return Tok::error;
   just_opened_ = false;
   for (;;) {
-    if (!skip_ws()) {
+    // The call only when there is whitespace or the buffer is spent (half the tokens of a
+    // Kineto trace follow ", " or ": "; the rest start at once).
+    if ((pos_ >= len_ || is_ws(buf_[pos_])) && !skip_ws()) {
       if (failed_) return Tok::error;
       if (want_ == Want::done) return Tok::end;
       return fail("unexpected end of input (truncated JSON?)");
@@ -218,43 +225,59 @@ Tok JsonPull::close(char c) {
   return after_value(c == '}' ? Tok::obj_end : Tok::arr_end);
 }
 
-Tok JsonPull::scan_string(bool is_key) {
-  std::size_t i = 1;  // offset from pos_ (the opening quote) to scan from
-  bool escaped = false;
+// From the opening quote at pos_: sets `end` to the offset of the closing quote (from pos_) and
+// `escaped` if the body has a backslash. One scan for both bytes; a backslash skips the byte after
+// it, so an escaped quote never ends the string (no looking back over runs of backslashes).
+bool JsonPull::string_end(std::size_t& end, bool& escaped) {
+  std::size_t i = 1;  // offset from pos_ of the next byte to look at
+  escaped = false;
   for (;;) {
     const char* b = buf_.data() + pos_;
     std::size_t avail = len_ - pos_;
-    const char* q = avail > i ? static_cast<const char*>(std::memchr(b + i, '"', avail - i)) : nullptr;
-    if (!q) {
-      i = avail;
-      if (avail > max_string_ + 1) return fail("string longer than " + std::to_string(max_string_) + " bytes");
-      if (!more()) return failed_ ? Tok::error : fail("unterminated string (truncated JSON?)");
-      continue;
+    const char* hit = i < avail ? byte_scan::find_quote_or_backslash(b + i, b + avail) : b + avail;
+    std::size_t hi = static_cast<std::size_t>(hit - b);
+    if (hi < avail && *hit == '"') {
+      if (hi - 1 > max_string_) {
+        fail("string longer than " + std::to_string(max_string_) + " bytes");
+        return false;
+      }
+      end = hi;
+      return true;
     }
-    std::size_t qi = static_cast<std::size_t>(q - b);
-    std::size_t bs = 0;
-    while (qi > 1 + bs && b[qi - 1 - bs] == '\\') ++bs;
-    if (bs % 2 == 1) {  // an escaped quote: keep looking
+    if (hi + 1 < avail) {  // a backslash with its escaped byte in the buffer
       escaped = true;
-      i = qi + 1;
+      i = hi + 2;
       continue;
     }
-    if (qi - 1 > max_string_) return fail("string longer than " + std::to_string(max_string_) + " bytes");
-    std::string_view body(b + 1, qi - 1);
-    if (!escaped) escaped = std::memchr(body.data(), '\\', body.size()) != nullptr;
-    if (escaped) {
-      if (!unescape(body, scratch_)) return fail("bad escape in a string");
-      text_ = scratch_;
-    } else {
-      text_ = body;
+    i = hi;  // the end of the buffer, or a backslash that is its last byte: read more, look again
+    if (avail > max_string_ + 1) {
+      fail("string longer than " + std::to_string(max_string_) + " bytes");
+      return false;
     }
-    pos_ += qi + 1;
-    if (is_key) {
-      want_ = Want::colon_value;
-      return Tok::key;
+    if (!more()) {
+      if (!failed_) fail("unterminated string (truncated JSON?)");
+      return false;
     }
-    return after_value(Tok::str);
   }
+}
+
+Tok JsonPull::scan_string(bool is_key) {
+  std::size_t qi = 0;
+  bool escaped = false;
+  if (!string_end(qi, escaped)) return Tok::error;
+  std::string_view body(buf_.data() + pos_ + 1, qi - 1);
+  if (escaped) {
+    if (!unescape(body, scratch_)) return fail("bad escape in a string");
+    text_ = scratch_;
+  } else {
+    text_ = body;
+  }
+  pos_ += qi + 1;
+  if (is_key) {
+    want_ = Want::colon_value;
+    return Tok::key;
+  }
+  return after_value(Tok::str);
 }
 
 Tok JsonPull::scan_number() {
@@ -288,6 +311,7 @@ Tok JsonPull::scan_literal(std::string_view word, Tok t) {
 
 double JsonPull::number() {
   double d = 0;
+  if (decimal_fast(text_, d)) return d;
   const char* b = text_.data();
   const char* e = b + text_.size();
   if (b != e && *b == '+') {
@@ -320,33 +344,10 @@ bool JsonPull::skip() {
     char c = buf_[pos_];
     if (c == '"') {
       // Skip the string body without decoding it.
-      std::size_t i = 1;
-      for (;;) {
-        const char* b = buf_.data() + pos_;
-        std::size_t avail = len_ - pos_;
-        const char* q = avail > i ? static_cast<const char*>(std::memchr(b + i, '"', avail - i)) : nullptr;
-        if (!q) {
-          i = avail;
-          if (avail > max_string_ + 1) {
-            fail("string longer than " + std::to_string(max_string_) + " bytes");
-            return false;
-          }
-          if (!more()) {
-            if (!failed_) fail("unterminated string (truncated JSON?)");
-            return false;
-          }
-          continue;
-        }
-        std::size_t qi = static_cast<std::size_t>(q - b);
-        std::size_t bs = 0;
-        while (qi > 1 + bs && b[qi - 1 - bs] == '\\') ++bs;
-        if (bs % 2 == 1) {
-          i = qi + 1;
-          continue;
-        }
-        pos_ += qi + 1;
-        break;
-      }
+      std::size_t qi = 0;
+      bool escaped = false;
+      if (!string_end(qi, escaped)) return false;
+      pos_ += qi + 1;
       continue;
     }
     ++pos_;

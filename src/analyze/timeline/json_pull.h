@@ -47,6 +47,7 @@ class JsonPull {
   bool fill(std::size_t need);      // at least `need` bytes after pos_ unless at end
   bool more();                      // reads more, keeping [pos_, len_)
   Tok fail(std::string what);
+  bool string_end(std::size_t& end, bool& escaped);  // see json_pull.cc
   Tok scan_string(bool is_key);
   Tok scan_number();
   Tok scan_literal(std::string_view word, Tok t);

@@ -47,6 +47,32 @@ TEST(JsonPull, Escapes) {
   EXPECT_NE(err.find("bad escape"), std::string::npos) << err;
 }
 
+TEST(JsonPull, BackslashRunsBeforeAQuote) {
+  // An even run of backslashes leaves the quote unescaped; an odd run escapes it. skip() finds the
+  // same string ends as next().
+  EXPECT_EQ(tokens(R"(["a\\", "b\\\"c", "\\\\"])"), "[s:a\\ s:b\\\"c s:\\\\ ]");
+  MemorySource src(R"([{"x": "a\\", "y": ["\\\"]"]}, 7])");
+  JsonPull p(src, "t");
+  ASSERT_EQ(p.next(), Tok::arr_begin);
+  ASSERT_EQ(p.next(), Tok::obj_begin);
+  ASSERT_TRUE(p.skip()) << p.error().message();
+  ASSERT_EQ(p.next(), Tok::num);
+  EXPECT_EQ(p.text(), "7");
+}
+
+TEST(JsonPull, BackslashAsTheLastByteOfTheBuffer) {
+  // The first read fills the 1 MiB buffer; the backslash of an escaped quote is its last byte, so
+  // the scan must read more before it can tell what the backslash escapes.
+  const std::size_t chunk = 1u << 20;
+  std::string body(chunk - 3, 'a');
+  std::string text = "[\"" + body + "\\\"b\"]";
+  ASSERT_EQ(text[chunk - 1], '\\');
+  EXPECT_EQ(tokens(text), "[s:" + body + "\"b ]");
+  std::string err;
+  EXPECT_EQ(tokens("[\"" + body + "\\", &err), "[!");  // truncated right after the backslash
+  EXPECT_NE(err.find("unterminated string"), std::string::npos) << err;
+}
+
 TEST(JsonPull, GrammarErrorsNameTheLine) {
   std::string err;
   EXPECT_EQ(tokens("{\n\"a\": 1\n\"b\": 2}", &err).back(), '!');
