@@ -126,12 +126,13 @@ def launch_cmd(py, r, run_dir, port):
     if r["launcher"] == "mpirun":
         mpi.append("--tag-output")
     for v in ("MASTER_ADDR", "MASTER_PORT", "NCDX_FAULT", "NCDX_FAULT_RANK", "NCDX_FAULT_STEP", "NCDX_STEPS",
-              "NCDX_TIMEOUT_S", "NCDX_CKPT_DIR", "NCDX_SYNC_DIR", "TORCH_DISTRIBUTED_DEBUG", "OMP_NUM_THREADS"):
+              "NCDX_TIMEOUT_S", "NCDX_CKPT_DIR", "NCDX_SYNC_DIR", "TORCH_DISTRIBUTED_DEBUG", "OMP_NUM_THREADS",
+              "NCDX_FR_DIR", "TORCH_FR_BUFFER_SIZE"):
         mpi += ["-x", v]
     return mpi + [py, JOB]
 
 
-def produce_one(py, r, out_dir, host, resume=False):
+def produce_one(py, r, out_dir, host, resume=False, fr=False):
     run_dir = os.path.join(out_dir, r["id"])
     if resume and os.path.exists(os.path.join(run_dir, "run.json")) and not json.load(
             open(os.path.join(run_dir, "run.json"))).get("wall_timeout") and json.load(
@@ -151,6 +152,12 @@ def produce_one(py, r, out_dir, host, resume=False):
                OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo", OMPI_MCA_oob_tcp_if_include="lo",
                PYTHONUNBUFFERED="1", NCDX_SYNC_DIR=os.path.join(run_dir, "sync"))
     os.makedirs(env["NCDX_SYNC_DIR"])
+    # --fr: the ranks whose collective fails write their Flight Recorder buffer (job.py).
+    env["NCDX_FR_DIR"] = os.path.join(run_dir, "fr") if fr else ""
+    env["TORCH_FR_BUFFER_SIZE"] = "2000" if fr else "0"
+    if fr:
+        os.makedirs(env["NCDX_FR_DIR"])
+        truth["fr"] = True
     env["TORCH_DISTRIBUTED_DEBUG"] = "DETAIL" if r["fault"] in DEBUG_DETAIL else "OFF"
     mnt = None
     if r["fault"] == "disk_full":
@@ -206,7 +213,7 @@ def produce(args):
     t0 = time.time()
     done = 0
     with ThreadPoolExecutor(max_workers=args.jobs) as ex:
-        for t in ex.map(lambda r: produce_one(py, r, args.out, host, args.resume), runs):
+        for t in ex.map(lambda r: produce_one(py, r, args.out, host, args.resume, args.fr), runs):
             done += 1
             if t.get("resumed"):
                 continue
@@ -218,6 +225,13 @@ def produce(args):
 
 
 def triage_inputs(run_dir, launcher):
+    fr = os.path.join(run_dir, "fr")
+    if os.path.isdir(fr) and os.listdir(fr):
+        return ["--fr", fr] + triage_inputs_logs(run_dir, launcher)
+    return triage_inputs_logs(run_dir, launcher)
+
+
+def triage_inputs_logs(run_dir, launcher):
     if launcher == "torchrun-logdir":
         return [os.path.join(run_dir, "logdir"), os.path.join(run_dir, "console.log")]
     return [os.path.join(run_dir, "console.log")]
@@ -329,6 +343,8 @@ def main():
     ap.add_argument("--min-culprit", type=float)
     ap.add_argument("--keep", action="store_true", help="run: keep the run directories")
     ap.add_argument("--resume", action="store_true", help="produce: keep finished runs, make the rest")
+    ap.add_argument("--fr", action="store_true",
+                    help="produce: ranks whose collective failed write Flight Recorder dumps (triage reads them with --fr)")
     args = ap.parse_args()
     if args.cmd in ("score", "run") and not args.ncdx:
         ap.error("--ncdx is needed to score")

@@ -57,6 +57,34 @@ def main():
         os.environ["MASTER_PORT"] = str(int(os.environ["MASTER_PORT"]) + 1)
     dist.init_process_group("gloo", init_method="env://", rank=rank, world_size=world,
                             timeout=datetime.timedelta(seconds=timeout))
+    try:
+        train(rank, world, fault, me, fstep, steps, timeout)
+    except Exception:
+        dump_flight_recorder(rank)
+        raise
+    dist.barrier()
+    dist.destroy_process_group()
+    print(f"rank {rank}: done", flush=True)
+
+
+def dump_flight_recorder(rank):
+    """With NCDX_FR_DIR set (and TORCH_FR_BUFFER_SIZE > 0), a rank whose collective failed writes
+    its Flight Recorder buffer where NCCL's watchdog would (file nccl_trace_rank_<rank>, the default
+    TORCH_FR_DUMP_TEMP_FILE prefix): gloo records into the Flight Recorder but has no watchdog that
+    dumps it, so the job does what a user's exception handler would."""
+    d = os.environ.get("NCDX_FR_DIR")
+    if not d:
+        return
+    try:
+        from torch._C._distributed_c10d import _dump_fr_trace
+        data = _dump_fr_trace()
+    except (ImportError, RuntimeError):
+        return
+    with open(os.path.join(d, f"nccl_trace_rank_{rank}"), "wb") as f:
+        f.write(data)
+
+
+def train(rank, world, fault, me, fstep, steps, timeout):
     n = 4096
     print(f"rank {rank}/{world}: training {steps} steps", flush=True)
     for step in range(steps):
@@ -98,9 +126,6 @@ def main():
             time.sleep(0.4)
         print(f"rank {rank} step {step} loss {t[0].item() / world:.3f}", flush=True)
         time.sleep(0.05)
-    dist.barrier()
-    dist.destroy_process_group()
-    print(f"rank {rank}: done", flush=True)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,7 @@ std::string format_fr_summary(const FrAnalysis& a, bool color) {
   if (!a.ranks_with_dump.empty()) out += " (ranks " + format_rank_list(a.ranks_with_dump) + ")";
   if (!a.ranks_without_dump.empty()) out += ", none for rank(s) " + format_rank_list(a.ranks_without_dump);
   out += "\n" + t.render(color, 60);
+  for (const auto& n : a.notes) out += "note: " + n + "\n";
   return out;
 }
 

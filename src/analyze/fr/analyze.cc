@@ -138,8 +138,24 @@ void push_entry_evidence(Finding& f, const PgView& g, long long s, const std::ve
   }
 }
 
+// gloo records into the Flight Recorder (PyTorch 2.15) without work events: every entry stays
+// "scheduled" with no discovered start, and pg_status counts a collective that failed as completed
+// once it is retired (seen in real dumps of the fault bench, bench/faults/job.py --fr). Which rank
+// "completed" a sequence number is then the order the errors arrived in, not evidence.
+bool without_work_states(const FrDump& dump) {
+  bool any = false;
+  for (const auto& r : dump.ranks)
+    for (const auto& e : r.entries) {
+      any = true;
+      if (!e.profiling_name || !e.profiling_name->starts_with("gloo:") || e.time_discovered_started_ns ||
+          (e.state && *e.state != "scheduled"))
+        return false;
+    }
+  return any;
+}
+
 void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vector<Finding>& out,
-                 const std::set<long long>& mismatched) {
+                 const std::set<long long>& mismatched, bool no_work_states) {
   std::optional<long long> lo, hi;
   for (const auto& v : g.ranks) {
     if (!v.dump) continue;
@@ -203,6 +219,10 @@ void check_group(const FrDump& dump, const PgView& g, FrPgSummary& sum, std::vec
   }
   if (mismatched.count(s)) {  // the mismatch finding already explains why it cannot finish
     sum.status = "mismatched arguments at " + op_text + " seq " + std::to_string(s);
+    return;
+  }
+  if (no_work_states) {  // who completed what is not recorded: no stuck or state finding from it
+    sum.status = "first unretired seq " + std::to_string(s) + " (gloo: no work states)";
     return;
   }
   if (!st.waiting.empty() && st.completed.empty() && st.not_entered.empty()) {
@@ -283,6 +303,7 @@ std::string format_rank_list(std::vector<int> r) {
 
 FrAnalysis analyze_fr(const FrDump& dump) {
   FrAnalysis a;
+  const bool no_work_states = without_work_states(dump);
   a.notes = dump.warnings;
   a.dump_count = dump.ranks.size();
   for (const auto& r : dump.ranks) {
@@ -312,9 +333,12 @@ FrAnalysis analyze_fr(const FrDump& dump) {
       if (!v.dump) without.insert(v.rank);
       sum.ranks.push_back(std::move(p));
     }
-    check_group(dump, g, sum, a.findings, check_mismatches(g, a.findings));
+    check_group(dump, g, sum, a.findings, check_mismatches(g, a.findings), no_work_states);
     if (check_p2p(g, a.findings) && (sum.status == "ok" || sum.status == "no collectives recorded"))
       sum.status = "send/recv pending";
+    // gloo's dumps carry a pg_config entry without a name beside the named group their entries use:
+    // a group of nothing, not one more group to look at.
+    if (sum.name.empty() && (!sum.desc || sum.desc->empty()) && sum.status == "no collectives recorded") continue;
     a.groups.push_back(std::move(sum));
   }
   // With no rank numbers at all (one renamed file) "missing dumps" would be noise.
@@ -322,6 +346,9 @@ FrAnalysis analyze_fr(const FrDump& dump) {
   if (!a.ranks_without_dump.empty())
     a.notes.push_back("no dump for rank(s) " + format_rank_list(a.ranks_without_dump) +
                       " (members of a process group in the other dumps)");
+  if (no_work_states)
+    a.notes.push_back("gloo dumps: no work states (every entry stays 'scheduled', a failed collective counts as "
+                      "completed), so 'ok' means the ranks retired the same collectives, not that they succeeded");
   check_versions(dump, a.findings);
   check_single(dump, a.findings);
   std::stable_sort(a.findings.begin(), a.findings.end(),

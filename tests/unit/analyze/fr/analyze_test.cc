@@ -188,5 +188,21 @@ TEST(FrAnalyze, HugeShapesDoNotOverflow) {
   FrAnalysis a = analyze_fr(*d);
   EXPECT_NE(find(a, "fr.size-mismatch"), nullptr);
 }
+// Real gloo dumps (PyTorch 2.15): the odd collective is found from the entries, the unnamed
+// pg_config group is not shown as a group, and the summary says what gloo's "completed" means.
+TEST(FrAnalyze, RealGlooDumpsFromTheFaultBench) {
+  FrAnalysis a = run("gloo_real_op_mismatch");
+  const core::Finding* f = find(a, "fr.op-mismatch");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(f->culprit.ranks, std::vector<int>{1});
+  ASSERT_EQ(a.groups.size(), 1u);
+  EXPECT_EQ(a.groups[0].name, "0");
+  ASSERT_FALSE(a.notes.empty());
+  EXPECT_NE(a.notes.back().find("gloo dumps: no work states"), std::string::npos);
+  EXPECT_NE(report::format_fr_summary(a, false).find("note: gloo dumps"), std::string::npos);
+  // NCCL's dumps record states: no such note.
+  for (const auto& n : run("op_mismatch").notes) EXPECT_EQ(n.find("gloo dumps"), std::string::npos) << n;
+}
+
 }  // namespace
 }  // namespace ncdx::analyze
