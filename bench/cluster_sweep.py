@@ -4,7 +4,7 @@
 the precision/recall of what ncdx names. Prints a per-kind table and the confusion, and writes
 every trial as JSON lines (--out). A benchmark, not a test: ~5–15 s per trial on 2 cores.
 
-usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16] [--seed 1] [--out trials.jsonl]
+usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16] [--seed 1] [--out trials.jsonl] [--kinds lossy,...]
 """
 import argparse
 import collections
@@ -73,10 +73,13 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--budget", type=float, default=4.0)
     ap.add_argument("--out", default="")
+    ap.add_argument("--kinds", default="", help="comma list of fault kinds to plant (default: all)")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     sizes = [int(x) for x in a.nodes.split(",")]
     kinds = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost"]
+    if a.kinds:
+        kinds = [k for k in kinds if k in a.kinds.split(",")]
     labels = ["healthy"] * a.healthy + [kinds[i % len(kinds)] for i in range(a.trials - a.healthy)]
     rng.shuffle(labels)
     stats = collections.defaultdict(lambda: collections.Counter())

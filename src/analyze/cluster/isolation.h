@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/cluster/loss_evidence.h"
 #include "measure/network/net_matrix.h"
 
 namespace ncdx::analyze {
@@ -41,6 +42,7 @@ struct IsolationOptions {
   double loss_pct = 0.5;
   double loss_rel = 3;
   int loss_min_retrans = 3;    // and at least this many segments
+  LossEvidenceOptions loss;    // timer stalls and the row test (loss_evidence.h)
 };
 
 std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const IsolationOptions& opt = {});

@@ -21,6 +21,8 @@ constexpr int kWarmup = 5;
 // Streams per direction; the best counts. On a busy host one stream can lose a scheduler slice
 // on either end, which reads as a slow link; the best of three does not.
 constexpr int kStreams = 3;
+// A round trip this long is a retransmission timeout, not scheduling (NetCell::stalls).
+constexpr double kStallRttUs = 200e3;
 
 struct Hello {
   char magic[8];
@@ -117,7 +119,9 @@ void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t rou
     auto t0 = Clock::now();
     if (!s.send_all(msg.data(), msg.size(), end, &err) || !s.recv_all(msg.data(), msg.size(), end, &err))
       return record_tcp(c, s), fail(c, status_for(err), "ping-pong: " + err);
-    if (i >= kWarmup) rtt.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / 2);
+    double rtt_us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    if (i >= kWarmup) rtt.push_back(rtt_us / 2);
+    if (i >= kWarmup && rtt_us >= kStallRttUs) ++c.stalls;
   }
   msg[0] = 'E';
   if (!s.send_all(msg.data(), msg.size(), end, &err)) return fail(c, status_for(err), err);
@@ -171,7 +175,7 @@ void run_server(NetCell& c, TcpSocket& listener, std::uint32_t round, std::uint3
 nlohmann::json opt_j(const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); }
 
 nlohmann::json cell_to_json(int peer, const NetCell& c) {
-  nlohmann::json j = {{"peer", peer}, {"status", c.status}, {"detail", c.detail}, {"samples", c.samples},
+  nlohmann::json j = {{"peer", peer}, {"status", c.status}, {"detail", c.detail}, {"samples", c.samples}, {"stalls", c.stalls},
                       {"lat_median_us", opt_j(c.lat_median_us)}, {"lat_p99_us", opt_j(c.lat_p99_us)},
                       {"gbps", opt_j(c.gbps)}};
   j["retrans"] = c.retrans ? nlohmann::json(*c.retrans) : nlohmann::json();
@@ -189,6 +193,7 @@ NetCell cell_from_json(const nlohmann::json& j) {
   c.status = j.value("status", "error");
   c.detail = j.value("detail", "");
   c.samples = j.value("samples", 0);
+  c.stalls = j.value("stalls", 0);
   c.lat_median_us = get_d(j, "lat_median_us");
   c.lat_p99_us = get_d(j, "lat_p99_us");
   c.gbps = get_d(j, "gbps");

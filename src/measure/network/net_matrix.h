@@ -33,6 +33,12 @@ struct NetCell {
   std::optional<std::uint32_t> retrans;             // TCP retransmissions on i's socket (tcp_info)
   std::optional<std::uint32_t> segs_out;            // TCP segments i sent (tcp_info)
   int samples = 0;                                  // latency samples taken
+  // Round trips of the ping-pong that took ≥ 200 ms, Linux's TCP_RTO_MIN (include/net/tcp.h):
+  // an 8-byte ping whose packet is lost is the only one in flight, so no duplicate ACK can
+  // trigger a fast retransmit; it waits for the loss probe or RTO timer (≥ TCP_RTO_MIN with one
+  // packet out, tcp_schedule_loss_probe in net/ipv4/tcp_output.c). Scheduling delay alone on a
+  // loaded host is milliseconds, not hundreds of them.
+  int stalls = 0;
 };
 
 struct NetMatrix {

@@ -49,6 +49,19 @@ Matrix retrans_pct(const measure::NetMatrix& m) {
   return out;
 }
 
+// Ping-pong round trips ≥ 200 ms (NetCell::stalls), symmetric like latency: the client counted them.
+nlohmann::json stall_matrix(const measure::NetMatrix& m) {
+  std::size_t n = m.hosts.size();
+  nlohmann::json a = nlohmann::json::array();
+  for (std::size_t i = 0; i < n; ++i) {
+    nlohmann::json row = nlohmann::json::array();
+    for (std::size_t j = 0; j < n; ++j)
+      row.push_back(i == j ? nlohmann::json() : nlohmann::json((i < j ? m.cell[i][j] : m.cell[j][i]).stalls));
+    a.push_back(row);
+  }
+  return a;
+}
+
 nlohmann::json matrix_json(const Matrix& m) {
   nlohmann::json a = nlohmann::json::array();
   for (const auto& r : m) {
@@ -156,6 +169,7 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
            {"latency_p99_us", matrix_json(field(m, &measure::NetCell::lat_p99_us, true))},
            {"bandwidth_gbps", matrix_json(field(m, &measure::NetCell::gbps, false))},
            {"retrans_pct", matrix_json(retrans_pct(m))},
+           {"stalls", stall_matrix(m)},
            {"status", status},
            {"detail", detail},
            {"outliers", outliers}};
