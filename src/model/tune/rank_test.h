@@ -10,7 +10,8 @@ namespace ncdx::model::tune {
 // Exact one-sided p-value of H0 "x is not stochastically smaller than y" against "x is faster":
 // P(U >= u) under H0, U = #pairs (x_i < y_j), ties counting 1/2 and rounded down (conservative).
 // Exact null counts by the recurrence of Mann & Whitney (1947), Ann. Math. Statist. 18(1):50-60.
-// With 3 trials each the smallest p is 1/20 = 0.05 (every pair in favour).
+// With 3 trials each the smallest p is 1/20 = 0.05 (every pair in favour). Above 40 trials a side
+// the normal approximation of U replaces the exact table (its size grows as (m*n)^2).
 double mann_whitney_p_less(const std::vector<double>& x, const std::vector<double>& y);
 
 }  // namespace ncdx::model::tune
