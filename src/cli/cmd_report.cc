@@ -1,6 +1,7 @@
 // `ncdx report FILE...`: saved JSON results of any ncdx command (doctor, cluster, triage, audit,
 // env, compat, topo, bench, model, timeline) as one text report, or with --output DIR one
 // self-contained report.html (+ summary.txt, report.json). Exit code: the worst input's.
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -56,6 +57,10 @@ nlohmann::json summary_json(const std::vector<analyze::ResultDoc>& docs, bool ti
 int run(const ReportOpts& o, const GlobalOptions& g) {
   auto docs = analyze::load_results(o.inputs);
   if (!docs) return fail_with(docs.status());
+  // Failures first, across documents as within each: a report of a healthy node and a failed job
+  // opens with the job (stable: the given order among equals).
+  std::stable_sort(docs->begin(), docs->end(),
+                   [](const analyze::ResultDoc& a, const analyze::ResultDoc& b) { return a.exit_code > b.exit_code; });
   int code = 0;
   for (const auto& d : *docs) code = std::max(code, d.exit_code);
   auto summary = summary_json(*docs, !g.no_timestamps);

@@ -16,6 +16,12 @@ std::string f1(double v) {
   return b;
 }
 std::string fo(const std::optional<double>& v) { return v ? f1(*v) : "-"; }
+// A slowdown factor as the text report and the summary line print it ("15.42x").
+std::string f2(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.2f", v);
+  return b;
+}
 
 const char* kScript = R"(<script>
 (function(){
@@ -49,7 +55,7 @@ std::string render_timeline_section(const TimelineResult& r) {
     o += "<table><tr><th>rank</th><th>side</th><th>from</th><th>factor</th><th>before (ms)</th><th>after (ms)</th><th>lasting</th></tr>\n";
     for (const auto& s : r.slowdowns)
       o += "<tr class=\"WARN\"><td>" + (s.rank >= 0 ? std::to_string(s.rank) : std::string("all")) + "</td><td>" + html_escape(s.side) +
-           "</td><td>" + html_escape(s.axis) + " " + std::to_string(s.from_step) + "</td><td>" + f1(s.factor * 100) + " %</td><td>" +
+           "</td><td>" + html_escape(s.axis) + " " + std::to_string(s.from_step) + "</td><td>" + f2(s.factor) + "x</td><td>" +
            f1(s.before_us / 1000) + "</td><td>" + f1(s.after_us / 1000) + "</td><td>" +
            (s.lasting ? std::string("yes") : "no, back at " + std::to_string(s.to_step.value_or(0))) + "</td></tr>\n";
     o += "</table>\n";

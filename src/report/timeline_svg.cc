@@ -40,7 +40,9 @@ std::string render_timeline_svg(const TimelineResult& r) {
   std::size_t rows = (n + rg - 1) / rg;
   const double left = 90, top = 30, cw = std::max(2.0, std::min(14.0, 840.0 / std::max<std::size_t>(1, cols)));
   const double ch = rows > 64 ? 4 : 14;
-  double w = left + cw * static_cast<double>(cols) + 20, hgt = top + ch * static_cast<double>(rows) + 70;
+  // Wide enough for the last time label (centred on the right edge) and the legend's sentence.
+  const double legend_end = left + 30 + 14 * 11 + 4 + 430;
+  double w = std::max(left + cw * static_cast<double>(cols) + 40, legend_end), hgt = top + ch * static_cast<double>(rows) + 70;
   std::string o;
   o += "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"ncdx-timeline\" width=\"" + num(w) + "\" height=\"" + num(hgt) +
        "\" viewBox=\"0 0 " + num(w) + " " + num(hgt) + "\" font-family=\"sans-serif\" font-size=\"11\">\n";

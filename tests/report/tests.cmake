@@ -17,6 +17,9 @@ ncdx_golden(report text 2 GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/report/golden
             ARGS report tests/data/report/doctor-broken.json tests/data/report/triage-example.json tests/data/report/env-lint.json --no-color)
 ncdx_golden(report json 2 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/report.schema.json GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/report/golden
             ARGS report tests/data/report/doctor-broken.json tests/data/report/triage-example.json --json --no-timestamps)
+# Failures first across documents: the broken node's report comes before the env lint given first.
+ncdx_golden(report failures-first 2 GOLDEN_DIR ${CMAKE_SOURCE_DIR}/tests/report/golden
+            ARGS report tests/data/report/env-lint.json tests/data/report/doctor-broken.json --no-color)
 ncdx_golden(report not-json 65 STDERR_MATCH "README.md" ARGS report tests/data/report/README.md)
 ncdx_golden(report not-a-result 65 STDERR_MATCH "not an ncdx JSON result" ARGS report tests/data/report/not-a-result.json)
 ncdx_golden(report missing 66 STDERR_MATCH "cannot open" ARGS report tests/data/report/absent.json)

@@ -68,17 +68,6 @@ std::set<int> odd_ones(const std::map<int, Key>& per_rank, Key* majority = nullp
   return out;
 }
 
-std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
-                                  const std::map<int, ProcessFacts>& ranks) {
-  std::set<std::string> hs;
-  for (int r : rs) {
-    if (auto it = ranks.find(r); it != ranks.end() && it->second.host) hs.insert(*it->second.host);
-    else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) hs.insert(*e->second.host);
-  }
-  hs.erase("localhost");  // torchrun's name for its own node: says nothing about which node
-  return {hs.begin(), hs.end()};
-}
-
 // The first line that showed a store fact, as evidence.
 core::Evidence store_evidence(const StoreSide& side, const ScanResult& scan) {
   return core::Evidence{scan.input.files.at(side.file), side.line,
@@ -87,6 +76,17 @@ core::Evidence store_evidence(const StoreSide& side, const ScanResult& scan) {
 }
 
 }  // namespace
+
+std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
+                                  const std::map<int, ProcessFacts>& ranks) {
+  std::set<std::string> hs;
+  for (int r : rs) {
+    if (auto it = ranks.find(r); it != ranks.end() && it->second.host) hs.insert(*it->second.host);
+    else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) hs.insert(*e->second.host);
+  }
+  hs.erase("localhost");
+  return {hs.begin(), hs.end()};
+}
 
 std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
   // Only ranks the input shows: a rank that printed a line, one the launcher reported on, one a

@@ -34,4 +34,9 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
 // to exist cannot be called silent.
 std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks);
 
+// The hosts of ranks `rs` as their lines or the launcher's exit report name them ("localhost",
+// torchrun's name for its own node, is left out: it says nothing about which node).
+std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
+                                  const std::map<int, ProcessFacts>& ranks);
+
 }  // namespace ncdx::analyze

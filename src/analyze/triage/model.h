@@ -120,6 +120,22 @@ struct StoreFacts {
   std::optional<StoreSide> server;            // the server's line
 };
 
+// One report block of PyTorch's Flight Recorder analyser (torchfrtrace / fr_trace) pasted into a
+// log: its header names the kind ("Not all ranks joining collective, sequence number: N",
+// "Collective sequence number: N has errors", ...), the lines after it the collective
+// (torch/distributed/flight_recorder/components/types.py EntryState.log, utils.py error_analysis).
+struct FrTraceBlock {
+  enum class Kind { not_joined, has_errors, io_mismatch, missing_dumps };
+  Kind kind = Kind::not_joined;
+  long long seq = -1;
+  std::string group, op, state;        // "0:default_pg", "nccl:all_reduce", "scheduled"
+  std::set<int> missing, expected;     // "missing ranks: {…}", "expected ranks: {…}"
+  std::map<int, std::string> errors;   // "Culprit rank R; Error type: T, …" → R → T
+  std::size_t file = 0;
+  long long line = 0;
+  std::string text;                    // the header line
+};
+
 // A line with error evidence that no signature explains, kept for the fallback verdict (bounded:
 // the strongest few).
 struct ErrorLine {
@@ -199,6 +215,7 @@ struct ScanResult {
   std::vector<CataloguedLine> catalogued;           // catalogue texts, in reading order (bounded per kind)
   std::vector<NcclTestsText> nccl_tests;            // inputs that hold an nccl-tests table
   StoreFacts store;                                 // the c10d store rendezvous as each process saw it
+  std::vector<FrTraceBlock> fr_trace;               // torchfrtrace reports pasted into the input (bounded)
 };
 
 // Folds what `src` knows into `dst` (same process seen under two keys, or a rank's processes).

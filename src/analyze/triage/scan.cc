@@ -10,6 +10,7 @@
 #include "analyze/logs/line_clean.h"
 #include "analyze/triage/facts.h"
 #include "analyze/triage/fingerprint.h"
+#include "analyze/triage/fr_trace_text.h"
 #include "analyze/triage/store_rendezvous.h"
 
 namespace ncdx::analyze {
@@ -51,6 +52,7 @@ std::size_t Scanner::add_file(const std::string& display, const FileHints& hints
   // nodes must be given apart (their local ranks repeat): see docs/TRIAGE.md §1.
   if (!hints_.back().rank && hints_.back().local_rank) hints_.back().rank = hints_.back().local_rank;
   exit_state_.emplace_back();
+  fr_trace_.emplace_back();
   frames_.emplace_back();
   recent_.emplace_back();
   carry_.emplace_back();
@@ -284,6 +286,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   }
   if (text.find("CollectiveFingerPrint(") != std::string_view::npos) read_fingerprints(text, result_.fingerprints);
   read_store_line(text, proc.rank, file, lineno, result_.store);
+  read_fr_trace_line(text, file, lineno, fr_trace_[file], result_.fr_trace);
 
   matches_.clear();
   sigs_.match(text, matches_, /*include_context=*/false);

@@ -10,6 +10,7 @@
 #include "analyze/logs/log_line.h"
 #include "analyze/logs/log_source.h"
 #include "analyze/triage/exits.h"
+#include "analyze/triage/fr_trace_text.h"
 #include "analyze/triage/model.h"
 #include "knowledge/signatures.h"
 
@@ -126,6 +127,7 @@ class Scanner {
   std::unordered_map<long long, std::pair<std::string, ProcessFacts*>> pid_index_;
   std::vector<Carry> carry_;                 // per file
   std::vector<ExitBlockState> exit_state_;   // per file: the launcher block being read
+  std::vector<FrTraceTextState> fr_trace_;   // per file: the torchfrtrace report block being read
   std::string lower_;                        // lowercased line for the evidence scorer (reused)
   std::string clean_;                        // the cleaned line (reused)
   std::string joined_;                       // two wrapped lines joined (reused)

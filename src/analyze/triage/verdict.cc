@@ -10,6 +10,7 @@
 #include "analyze/triage/derived.h"
 #include "analyze/triage/evidence.h"
 #include "analyze/triage/fallback.h"
+#include "analyze/triage/fr_trace_text.h"
 #include "core/semver.h"
 #include "core/strings.h"
 #include "knowledge/error_tokens.h"
@@ -256,6 +257,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   auto derived = derive_findings(out.ranks, out.unranked, scan.topology, opts);
   for (auto& d : derived) all.push_back(std::move(d));
   for (auto& e : extra) all.push_back(std::move(e));
+  // torchfrtrace's report pasted into the log: its conclusion from dumps the input may not include.
+  for (auto& f : fr_trace_findings(scan, out.ranks)) all.push_back(std::move(f));
   // An nccl-tests run in the log, judged against the cost model (slow, wrong results).
   for (const auto& t : scan.nccl_tests)
     for (auto& f : judge::nccl_tests_findings(t.text, scan.input.files.at(t.file))) {
