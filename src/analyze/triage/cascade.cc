@@ -155,6 +155,23 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   if (!weak && !cause_verdict)
     weak = std::all_of(v.culprit.ranks.begin(), v.culprit.ranks.end(),
                        [&](int r) { return waiting.count(r) > 0 && !own_cause.count(r); });
+  // A derived account of the job (the timeout cascade naming a rank that did not report the
+  // timeout) says whom the others waited for, not why: when that rank printed an error of its own
+  // (an application exception, an OOM), that error is the cause.
+  if (!weak && !vsig)
+    weak = std::any_of(v.culprit.ranks.begin(), v.culprit.ranks.end(), [&](int r) { return own_cause.count(r) > 0; });
+  // A symptom line that names other ranks than the one that printed it (PyTorch's desync report
+  // "[11] finished collective #7, but didn't join collective #8", monitored_barrier's "Rank 1
+  // failed to pass") is the job's own account of whom it waited for: it stays, unless a named
+  // rank was itself waiting or has an error of its own.
+  if (weak && vsig && vsig->role == Role::symptom && !v.culprit.ranks.empty()) {
+    std::set<int> printers;
+    for (const auto& h : scan.hits)
+      if (sigs.all()[h.sig].id == vsig->id) printers.insert(h.ranks.begin(), h.ranks.end());
+    weak = !std::all_of(v.culprit.ranks.begin(), v.culprit.ranks.end(), [&](int r) {
+      return !printers.count(r) && !waiting.count(r) && !own_cause.count(r);
+    });
+  }
   if (!weak) return;
   const std::string victims_did = timed_out ? "timed out" : "lost their connection";
   // torchrun's failure block (it names each rank's local_rank) means the ranks are clients of the
@@ -293,7 +310,11 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   std::set<int> crashed;
   int sig_no = 0;
   for (const auto& [r, e] : scan.exits)
-    if (e.signal && signal_name(*e.signal)) crashed.insert(r), sig_no = *e.signal;
+    // SIGABRT of a rank that reported a collective timeout is its own watchdog ending the process
+    // after the timeout (ProcessGroupNCCL: "Terminating the process after attempting to dump debug
+    // info, due to collective timeout", then std::abort): a victim's end, not a crash.
+    if (e.signal && signal_name(*e.signal) && !(*e.signal == 6 && waiting.count(r)))
+      crashed.insert(r), sig_no = *e.signal;
   if (!crashed.empty() && crashed.size() < world.size()) {
     // A signature that read the launcher's or the shell's line keeps its class (SIGKILL: the OOM
     // killer's signal, SIGBUS: /dev/shm exhausted): the one with a class first, then any.

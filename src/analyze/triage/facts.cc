@@ -186,6 +186,23 @@ bool parse_watchdog(std::string_view msg, ProcessFacts& proc) {
   return any;
 }
 
+// "<if>:<address><port>" after `key` (NCCL's ncclSocketToString of its own interface) -> host.
+void note_own_address(std::string_view msg, std::string_view key, const ProcessFacts& proc, TopologyFacts& topo) {
+  if (!proc.host || topo.host_of_addr.size() >= 4096) return;
+  auto at = msg.find(key);
+  if (at == std::string_view::npos) return;
+  auto t = msg.substr(at + key.size());
+  while (!t.empty() && t.front() == ' ') t.remove_prefix(1);
+  t = t.substr(0, t.find_first_of("< "));
+  auto colon = t.find(':');
+  if (colon == std::string_view::npos || colon + 1 >= t.size()) return;
+  auto addr = t.substr(colon + 1);
+  if (addr.size() > 64) return;
+  // An address two hosts claim (containers on one bridge, a copied config) names neither: "".
+  auto [it, fresh] = topo.host_of_addr.emplace(std::string(addr), *proc.host);
+  if (!fresh && it->second != *proc.host) it->second.clear();
+}
+
 FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo) {
   // COLL lines dominate INFO+COLL logs: test them first and cheaply.
   if (auto p = msg.find(": opCount "); p != std::string_view::npos) {
@@ -257,6 +274,10 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
     if (!t.empty() && std::isdigit(static_cast<unsigned char>(t.front())) && has(t, ".")) ++topo.p2p_rows_after_header;
   }
+  if (has(msg, "Bootstrap : Using") || has(msg, "Bootstrap: Using")) {
+    note_own_address(msg, "Using", proc, topo);
+    return FactKind::fact;
+  }
   if (has(msg, "Using network ")) {
     auto w = msg.substr(msg.find("Using network ") + 14);
     topo.networks.emplace(w.substr(0, std::min<std::size_t>(w.size(), 40)));
@@ -264,6 +285,7 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
   }
   if (has(msg, "NET/IB : Using") || has(msg, "NET/IB: Using")) {
     parse_list_after(msg, "Using", topo.ib_devices);
+    note_own_address(msg, "OOB ", proc, topo);
     return FactKind::fact;
   }
   // Still matched by signatures (an observation of its own); the flag feeds triage.ib-without-gdr.

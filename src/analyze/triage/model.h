@@ -172,6 +172,9 @@ struct TopologyFacts {
   std::set<std::string> networks;           // "Using network IB"
   std::set<std::string> ib_devices;         // mlx5_0:1/RoCE
   std::set<std::string> socket_ifs;         // eth0:10.0.0.1
+  // NCCL's own address on each host ("Bootstrap : Using ib0:10.10.2.13<0>", "NET/IB : Using ... ;
+  // OOB ib0:10.10.2.13<0>"): a peer another line names by address is that host (bounded).
+  std::map<std::string, std::string> host_of_addr;
   bool ib_no_device = false;                // NET/IB : No device found
   bool verbs_missing = false;               // Failed to open libibverbs
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1

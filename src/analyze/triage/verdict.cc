@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <set>
 
 #include "analyze/judge/triage_hook.h"
@@ -36,13 +37,25 @@ std::string peer_host(std::string p) {
     p = p.substr(0, p.find(':'));  // host:port (an IPv6 address has several colons)
   }
   if (p == "127.0.0.1" || p == "::1" || p == "localhost" || p.rfind("::ffff:127.", 0) == 0) return {};
+  // A bare number is a rank or a count, never a host.
+  if (!p.empty() && std::all_of(p.begin(), p.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return {};
   return p;
 }
 
 core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) { return evidence_at(ev, input); }
 
+// The ranks of the processes with this pid (on this host when the line names one): the kernel's
+// Xid and OOM-killer lines name the process by pid, NCCL's and the launchers' lines tie pids to ranks.
+std::set<int> ranks_of_pid(const std::map<int, ProcessFacts>& ranks, long long pid, const std::optional<std::string>& host) {
+  std::set<int> out;
+  for (const auto& [r, p] : ranks)
+    if (p.pid && *p.pid == pid && (!host || !p.host || *host == *p.host)) out.insert(r);
+  return out;
+}
+
 ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig, const InputSummary& input,
-                        std::size_t max_evidence) {
+                        std::size_t max_evidence, const std::map<std::string, std::string>& host_of_addr,
+                        const std::map<int, ProcessFacts>& rank_facts) {
   ScoredFinding sf;
   auto& f = sf.finding;
   f.id = sig.id;
@@ -63,13 +76,31 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   // A symptom's named ranks replace the rank that printed it (that one was only waiting); a cause's
   // are added to it.
   std::set<int> named;
+  std::map<int, int> named_by;  // rank -> how many report lines name it
   for (const auto& ev : h.samples)
     for (const char* k : {"peer_rank", "failed_rank", "failed_ranks", "rank_a", "rank_b"})
       if (auto it = ev.fields.find(k); it != ev.fields.end())
         for (auto part : core::split(it->second, ','))
-          if (auto r = core::parse_int(core::trim(part)); r && named.size() < 64) named.insert(static_cast<int>(*r));
+          if (auto r = core::parse_int(core::trim(part)); r && named.size() < 64) {
+            named.insert(static_cast<int>(*r));
+            ++named_by[static_cast<int>(*r)];
+          }
+  // When every rank reports the other side of a comparison (DDP's "Rank 1 has 258 params, while
+  // rank 0 has inconsistent 260": each rank names the first one that differs from it), the rank
+  // that most reports name is the odd one; the odd one's own report names a good rank. Three
+  // reports at least, and a strict majority of them; with two ranks either could be the odd one.
+  if (sig.role == Role::symptom && named.size() > 1 && h.samples.size() >= 3) {
+    auto top = std::max_element(named_by.begin(), named_by.end(),
+                                [](const auto& a, const auto& b) { return a.second < b.second; });
+    if (top->second * 2 > static_cast<int>(h.samples.size())) named = {top->first};
+  }
   std::set<int> ranks = named.empty() || sig.role == Role::cause ? h.ranks : std::set<int>{};
   ranks.insert(named.begin(), named.end());
+  if (ranks.empty() && sig.role == Role::cause)
+    for (const auto& ev : h.samples)
+      if (auto it = ev.fields.find("pid"); it != ev.fields.end())
+        if (auto pid = core::parse_int(it->second); pid && *pid > 0)
+          if (auto by_pid = ranks_of_pid(rank_facts, *pid, ev.host); by_pid.size() == 1) ranks.insert(*by_pid.begin());
   f.culprit.ranks.assign(ranks.begin(), ranks.end());
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.
@@ -77,7 +108,10 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   for (const auto& ev : h.samples)
     for (const char* k : {"peer", "peer_ip", "remote"})
       if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty())
-        if (auto host = peer_host(it->second); !host.empty()) peers.insert(host);
+        if (auto host = peer_host(it->second); !host.empty()) {
+          auto known = host_of_addr.find(host);  // the address NCCL printed as some host's own
+          peers.insert(known != host_of_addr.end() && !known->second.empty() ? known->second : host);
+        }
   // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
   // mpirun's "process rank 5 ... on node node3"); the launcher's own host is not the culprit's.
   std::set<std::string> failed_nodes;
@@ -85,9 +119,16 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
     if (ev.fields.count("failed_rank"))
       if (auto it = ev.fields.find("node"); it != ev.fields.end() && !it->second.empty())
         failed_nodes.insert(it->second);
-  if (sig.role == Role::symptom && !peers.empty()) {
+  // A cause that processes on several hosts report against one and the same peer (each sees its
+  // completions fail towards 10.10.2.13): the peer is what they share, the reporters are its victims.
+  const bool shared_peer = sig.role == Role::cause && peers.size() == 1 && h.hosts.size() >= 2 &&
+                           !h.hosts.count(*peers.begin()) && host_of_addr.size() > 0 &&
+                           std::any_of(host_of_addr.begin(), host_of_addr.end(),
+                                       [&](const auto& a) { return a.second == *peers.begin(); });
+  if ((sig.role == Role::symptom && !peers.empty()) || shared_peer) {
     f.culprit.hosts.assign(peers.begin(), peers.end());
     f.culprit.ranks.clear();
+    if (shared_peer) f.culprit.component = "link to " + *peers.begin();
   } else if (!failed_nodes.empty()) {
     f.culprit.hosts.assign(failed_nodes.begin(), failed_nodes.end());
   } else {
@@ -248,7 +289,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       earliest_error = &*h.earliest;
       earliest_idx = all.size();
     }
-    all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
+    all.push_back(from_hits(h, sig, scan.input, opts.max_evidence, scan.topology.host_of_addr, out.ranks));
     refine_by_version(all.back(), h, sig, job_classes);
     infer_unclassified(all.back().finding, sigs, scan);
   }

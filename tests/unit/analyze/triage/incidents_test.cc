@@ -11,7 +11,10 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <set>
+
+#include "core/strings.h"
 
 #include "support/triage_test_util.h"
 #include "support/test_paths.h"
@@ -20,6 +23,11 @@ namespace {
 
 struct Case {
   std::string file, id, label, source, log, known_miss;
+  // `culprit` {ranks, hosts} where the thread names the rank/host at fault (holdout4 onwards), and
+  // `culprit_miss`: why the log cannot give it (the test then expects it not named).
+  std::set<int> culprit_ranks;
+  std::set<std::string> culprit_hosts;
+  std::string culprit_miss;
 };
 
 std::vector<Case> load_bank() {
@@ -35,8 +43,14 @@ std::vector<Case> load_bank() {
     while (std::getline(in, line)) {
       if (line.empty()) continue;
       auto j = nlohmann::json::parse(line);
-      out.push_back({p.filename().string(), j.at("id"), j.at("label_class"), j.at("source"), j.at("log"),
-                     j.value("known_miss", "")});
+      Case c{p.filename().string(), j.at("id"), j.at("label_class"), j.at("source"), j.at("log"),
+             j.value("known_miss", "")};
+      if (auto cu = j.find("culprit"); cu != j.end() && cu->is_object()) {
+        for (int r : cu->value("ranks", std::vector<int>{})) c.culprit_ranks.insert(r);
+        for (const auto& h : cu->value("hosts", std::vector<std::string>{})) c.culprit_hosts.insert(h);
+      }
+      c.culprit_miss = j.value("culprit_miss", "");
+      out.push_back(std::move(c));
     }
   }
   return out;
@@ -58,6 +72,20 @@ TEST_P(IncidentCase, ClassMatchesLabel) {
   }
   EXPECT_EQ(r.verdict.klass, c.label) << c.id << " (" << c.file << "): verdict " << r.verdict.id << " — "
                                       << r.verdict.title << "\n  source: " << c.source;
+  if (c.culprit_ranks.empty() && c.culprit_hosts.empty()) return;
+  // Every labelled rank and host must be among the verdict's culprits.
+  const std::set<int> got_ranks(r.verdict.culprit.ranks.begin(), r.verdict.culprit.ranks.end());
+  const std::set<std::string> got_hosts(r.verdict.culprit.hosts.begin(), r.verdict.culprit.hosts.end());
+  const bool named = std::includes(got_ranks.begin(), got_ranks.end(), c.culprit_ranks.begin(), c.culprit_ranks.end()) &&
+                     std::includes(got_hosts.begin(), got_hosts.end(), c.culprit_hosts.begin(), c.culprit_hosts.end());
+  if (!c.culprit_miss.empty()) {
+    EXPECT_FALSE(named) << c.id << " now names its culprit: drop its culprit_miss";
+    return;
+  }
+  std::string ranks;
+  for (int x : r.verdict.culprit.ranks) ranks += (ranks.empty() ? "" : ",") + std::to_string(x);
+  EXPECT_TRUE(named) << c.id << ": verdict " << r.verdict.id << " names ranks [" << ranks << "] hosts ["
+                     << ncdx::core::join(r.verdict.culprit.hosts, ",") << "]";
 }
 
 // A checkout may hold only the README (the bank grows per file).
