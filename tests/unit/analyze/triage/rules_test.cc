@@ -62,6 +62,69 @@ TEST(TriageDdp, ZeroParamsFromAPeerIsALinkNotAModelDifference) {
   EXPECT_EQ(differ.verdict.klass, "data-mismatch");
 }
 
+// Each rank names the first rank that differs from it: the rank most reports name is the odd one,
+// and a rank number is never a host (holdout4 h4-ddp-inconsistent-param-count).
+TEST(TriageDdp, TheRankMostReportsNameIsTheOddOneAndNoRankIsAHost) {
+  std::string log;
+  for (int r : {1, 2, 3})
+    log += "RuntimeError: DDP expects same model across all ranks, but Rank " + std::to_string(r) +
+           " has 258 params, while rank 0 has inconsistent 260 params.\n";
+  log += "RuntimeError: DDP expects same model across all ranks, but Rank 0 has 260 params, while rank 1 has "
+         "inconsistent 258 params.\n";
+  auto r = triage_text("a.log", log);
+  EXPECT_EQ(r.verdict.id, "ddp.params-mismatch-across-ranks");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
+  EXPECT_TRUE(r.verdict.culprit.hosts.empty());
+  // Two ranks name each other: either could be the odd one.
+  auto two = triage_text("a.log",
+                         "RuntimeError: DDP expects same model across all ranks, but Rank 1 has 258 params, while rank 0 "
+                         "has inconsistent 260 params.\nRuntimeError: DDP expects same model across all ranks, but Rank "
+                         "0 has 260 params, while rank 1 has inconsistent 258 params.\n");
+  EXPECT_EQ(two.verdict.culprit.ranks, (std::vector<int>{0, 1}));
+}
+
+// TORCH_NCCL_DESYNC_DEBUG's report names the rank the others waited for; the SIGABRT with which
+// each waiting rank's watchdog ends its process is not a crash (torchrun's Root Cause names one).
+TEST(TriageCulprits, DesyncReportNamesTheLaggingRankNotTheAbortedWaiter) {
+  std::string log;
+  for (int r : {0, 1, 3})
+    log += "[rank" + std::to_string(r) + "]:[E611 09:23:18.400117 140301 ProcessGroupNCCL.cpp:607] [Rank " +
+           std::to_string(r) +
+           "] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=88121, OpType=ALLREDUCE, NumelIn=1, "
+           "NumelOut=1, Timeout(ms)=1800000) ran for 1800087 milliseconds before timing out.\n";
+  log += "[rank0]:[E611 09:23:19.880114 140301 ProcessGroupNCCL.cpp:1163] [Rank 0] \n"
+         "\t - To our best knowledge, the lagging/dead/mismatched ranks that caused the desync are:\n"
+         "\t     [2] finished collective #88120, but didn't join collective #88121 (count from 1)\n"
+         "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
+         "Root Cause (first observed failure):\n[0]:\n  time      : 2024-06-11_09:31:20\n  host      : node1\n"
+         "  rank      : 3 (local_rank: 3)\n  exitcode  : -6 (pid: 140304)\n"
+         "  traceback : Signal 6 (SIGABRT) received by PID 140304\n";
+  auto r = triage_text("a.log", log);
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  EXPECT_EQ(r.verdict.id, "torch.desync-report.lagging-ranks");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{2}));
+}
+
+// Completion errors that two hosts report against one peer address: the peer (the host whose NCCL
+// printed that address as its own) is what they share.
+TEST(TriageCulprits, APeerSeveralHostsReportAgainstIsTheCulpritHost) {
+  const std::string log =
+      "a:1:1 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.1<0>\n"
+      "b:2:2 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.2<0>\n"
+      "c:3:3 [0] NCCL INFO Bootstrap : Using ib0:10.1.0.3<0>\n"
+      "a:1:9 [0] NCCL WARN NET/IB : Got completion from peer 10.1.0.3<51433> with status=12 opcode=0 len=0 vendor "
+      "err 129 (Send)\n"
+      "b:2:9 [0] NCCL WARN NET/IB : Got completion from peer 10.1.0.3<40112> with status=12 opcode=0 len=0 vendor "
+      "err 129 (Send)\n";
+  auto r = triage_text("a.log", log);
+  EXPECT_EQ(r.verdict.klass, "network-ib");
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"c"}));
+  // One reporter: the link, shown by host name, and the reporter stay.
+  auto one = triage_text("a.log", log.substr(0, log.rfind("b:2:9")));
+  EXPECT_EQ(one.verdict.culprit.hosts, (std::vector<std::string>{"a"}));
+  EXPECT_EQ(one.verdict.culprit.component, "link to c");
+}
+
 const char* kMpirunExit =
     "node05:44741:44741 [0] NCCL INFO Launch mode Parallel\n"
     "--------------------------------------------------------------------------\n"
