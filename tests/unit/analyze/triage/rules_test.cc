@@ -64,22 +64,22 @@ TEST(TriageDdp, ZeroParamsFromAPeerIsALinkNotAModelDifference) {
 
 // Each rank names the first rank that differs from it: the rank most reports name is the odd one,
 // and a rank number is never a host (holdout4 h4-ddp-inconsistent-param-count).
+std::string ddp_report(int rank, int params, int peer, int peer_params) {
+  return "RuntimeError: DDP expects same model across all ranks, but Rank " + std::to_string(rank) + " has " +
+         std::to_string(params) + " params, while rank " + std::to_string(peer) + " has inconsistent " +
+         std::to_string(peer_params) + " params.\n";
+}
+
 TEST(TriageDdp, TheRankMostReportsNameIsTheOddOneAndNoRankIsAHost) {
   std::string log;
-  for (int r : {1, 2, 3})
-    log += "RuntimeError: DDP expects same model across all ranks, but Rank " + std::to_string(r) +
-           " has 258 params, while rank 0 has inconsistent 260 params.\n";
-  log += "RuntimeError: DDP expects same model across all ranks, but Rank 0 has 260 params, while rank 1 has "
-         "inconsistent 258 params.\n";
+  for (int r : {1, 2, 3}) log += ddp_report(r, 258, 0, 260);
+  log += ddp_report(0, 260, 1, 258);
   auto r = triage_text("a.log", log);
   EXPECT_EQ(r.verdict.id, "ddp.params-mismatch-across-ranks");
   EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
   EXPECT_TRUE(r.verdict.culprit.hosts.empty());
   // Two ranks name each other: either could be the odd one.
-  auto two = triage_text("a.log",
-                         "RuntimeError: DDP expects same model across all ranks, but Rank 1 has 258 params, while rank 0 "
-                         "has inconsistent 260 params.\nRuntimeError: DDP expects same model across all ranks, but Rank "
-                         "0 has 260 params, while rank 1 has inconsistent 258 params.\n");
+  auto two = triage_text("a.log", ddp_report(1, 258, 0, 260) + ddp_report(0, 260, 1, 258));
   EXPECT_EQ(two.verdict.culprit.ranks, (std::vector<int>{0, 1}));
 }
 
