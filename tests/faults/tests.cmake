@@ -14,3 +14,19 @@ if(Python3_FOUND)
                    --ncdx $<TARGET_FILE:ncdx> --min-class 0.85 --min-culprit 0.85)
   set_tests_properties(faults.subset PROPERTIES LABELS "faults;torch" SKIP_RETURN_CODE 77 TIMEOUT 900 RUN_SERIAL TRUE)
 endif()
+
+# The same bench across network-namespace hosts (scripts/netns-hosts.sh, root): 6 jobs launched by
+# mpirun-netns (--tag-output, ranks dealt over 2-4 hosts) and torchrun-netns (one torchrun per host),
+# faults that leave evidence of the host (a crash, an exception, a kill) and one dropped data link
+# (nftables). Scored on class, culprit rank and culprit host (the victim host by name or address).
+# Without root (namespaces), nftables or the torch venv the test is skipped with the reason (exit
+# 77). The floors sit below what the netns sweep measured (docs/TRIAGE.md §6).
+if(Python3_FOUND)
+  add_test(NAME faults.netns.subset
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/faults/faults.py run
+                   --out ${CMAKE_BINARY_DIR}/faults-netns-subset --runs 6 --quick --jobs 2 --seed 11
+                   --launchers mpirun-netns,torchrun-netns --faults sigkill,exception,sigsegv
+                   --ncdx $<TARGET_FILE:ncdx> --min-class 0.8 --min-culprit 0.6 --min-host 0.6)
+  set_tests_properties(faults.netns.subset PROPERTIES LABELS "faults;torch;netns" SKIP_RETURN_CODE 77 TIMEOUT 300
+                       RUN_SERIAL TRUE)
+endif()
