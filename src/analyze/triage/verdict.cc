@@ -230,6 +230,13 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     if (p.rank) merge_facts(out.ranks[*p.rank], p);
     else if (p.lines > 0 && (p.nccl_version || p.error_lines || p.timeout_op || p.init_start)) out.unranked.push_back(p);
   }
+  // A rank's host where its own lines do not carry one ("[rank3]:" prefixes, mpirun's
+  // "[1,3]<stderr>:" tags): the host its launcher's exit report gives it (torchrun's failure block
+  // "host : H" above "rank : 3", mpirun's "on node H"). Each node's torchrun prints its own
+  // block, so across hosts this is where a rank's host comes from.
+  for (const auto& [r, e] : scan.exits)
+    if (auto it = out.ranks.find(r); it != out.ranks.end() && !it->second.host && e.host && *e.host != "localhost")
+      it->second.host = e.host;
 
   // Signature findings; the earliest error-or-worse hit gets a small bonus: the first failure
   // usually explains what follows it.
@@ -333,6 +340,11 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
         }
     out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
   }
+  // A verdict that names ranks and no host names their hosts when every one of them is known (the
+  // culprit's host is what an operator drains or inspects).
+  if (out.verdict.culprit.hosts.empty() && !out.verdict.culprit.ranks.empty())
+    out.verdict.culprit.hosts = hosts_of({out.verdict.culprit.ranks.begin(), out.verdict.culprit.ranks.end()}, scan,
+                                         out.ranks, /*all_known=*/true);
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;
 }
