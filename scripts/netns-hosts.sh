@@ -103,9 +103,15 @@ nsh_agent() {  # PREFIX N FILE
 
 # Remove everything nsh_up/nsh_resolve made for PREFIX, by name (what is not there is skipped).
 nsh_down() {  # PREFIX N
-  local P="$1" N="$2" i
+  local P="$1" N="$2" i pid
   for i in $(seq 1 "$N"); do
+    # What still runs on the host was started on it (ranks whose launcher was killed): a namespace
+    # whose name is gone would keep them, and their sockets, alive.
+    for pid in $(ip netns pids "${P}h$i" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
     ip netns del "${P}h$i" 2>/dev/null
+    # The bridge-side ends go with the namespace, unless something still holds it: by name then.
+    ip link del "${P}m$i" 2>/dev/null
+    ip link del "${P}d$i" 2>/dev/null
     [ -d "/etc/netns/${P}h$i" ] && rm -rf "/etc/netns/${P}h$i"
   done
   ip link del "${P}m" 2>/dev/null

@@ -20,7 +20,8 @@ rank). MASTER_ADDR is host 1's name, gloo uses the data links (GLOO_SOCKET_IFNAM
 netns launchers have the fault `link_drop` (nftables drops all of the victim host's data0 traffic at
 a random step) and a victim host in the ground truth; the score then also gives culprit-host exact.
 
-Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank]; the class is
+Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank] (truth
+"culprit_ranks" where a fault takes more: a dropped link, all ranks of its host); the class is
 right when it is the fault's class or one the log cannot tell apart from it (ACCEPT below, each
 with the reason). A straggler is slow, not broken: its right answer is class `none`.
 Torch comes from the venv scripts/torch-venv.sh makes; without it, produce exits 77 (skip).
@@ -60,9 +61,10 @@ TRUTH = {
                                       "not which port was meant"}),
     "straggler": ("none", {}),
     "disk_full": ("other", {}),
-    # The victim host's data0 drops every packet: its ranks and their peers all wait until the
-    # process-group timeout, each side seeing only its own recv time out. Filled below from what
-    # the logs of the netns runs show.
+    # The victim host's data0 drops every packet (nftables): its ranks and their peers all wait until
+    # the process-group timeout. Measured on the netns runs: every rank prints only gloo's "Timed out
+    # waiting Nms for recv/send operation to complete" (gloo/transport/tcp/unbound_buffer.cc, no
+    # peer named) and no socket error comes (a drop sends no reset).
     "link_drop": ("network-socket", {"timeout-hang": "every rank, victim or not, times out waiting for a "
                                      "peer; no rank gets a socket error"}),
 }
@@ -165,6 +167,8 @@ class Hosts:
     also when the driver is stopped (SIGTERM/SIGINT: see main())."""
     live = set()
     procs = set()  # launchers running on them (killed first when the driver is stopped)
+    pending = set()  # `netns-hosts.sh up` still running
+    stopping = False
     lock = threading.Lock()
 
     def __init__(self, r):
@@ -176,9 +180,17 @@ class Hosts:
 
     def up(self, agent):
         with Hosts.lock:
+            if Hosts.stopping:
+                return "the driver is stopping"
             Hosts.live.add((self.prefix, self.n))
-        p = subprocess.run(["bash", NETNS, "up", self.prefix, str(self.n), "none", agent],
-                           capture_output=True, text=True)
+            # Started under the lock: down_all() (holding it) never runs while an `up` is half done.
+            p = subprocess.Popen(["bash", NETNS, "up", self.prefix, str(self.n), "none", agent],
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            Hosts.pending.add(p)
+        _, err = p.communicate()
+        with Hosts.lock:
+            Hosts.pending.discard(p)
+        p.stderr = err
         if p.returncode != 0:
             self.down()
             reason = p.stderr.strip().splitlines()[-1] if p.stderr.strip() else f"rc {p.returncode}"
@@ -200,6 +212,15 @@ class Hosts:
 
     @staticmethod
     def down_all():
+        """Stop everything: no new hosts, wait for the ones half made, kill the launchers, remove all
+        (netns-hosts.sh down also kills what still runs inside each namespace: torchrun's workers
+        have sessions of their own)."""
+        Hosts.stopping = True
+        for p in list(Hosts.pending):
+            try:
+                p.wait(timeout=60)
+            except subprocess.TimeoutExpired:
+                p.kill()
         for p in list(Hosts.procs):
             try:
                 os.killpg(p.pid, signal.SIGKILL)
@@ -430,12 +451,6 @@ def run_netns(py, r, run_dir, env, hosts):
 
 
 def produce(args):
-    py = torch_python()
-    if not py:
-        print("SKIP: no PyTorch venv (run scripts/torch-venv.sh); the fault bench needs real torch", file=sys.stderr)
-        return 77
-    if shutil.which("mpirun") is None:
-        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
     launchers = args.launchers.split(",") if args.launchers else LAUNCHERS
     for x in launchers:
         if x not in LAUNCHERS + NETNS_LAUNCHERS:
@@ -449,6 +464,12 @@ def produce(args):
         if why:
             print(f"note: {why}; netns launches skipped", file=sys.stderr)
             launchers = [x for x in launchers if x not in NETNS_LAUNCHERS]
+    py = torch_python()
+    if not py:
+        print("SKIP: no PyTorch venv (run scripts/torch-venv.sh); the fault bench needs real torch", file=sys.stderr)
+        return 77
+    if shutil.which("mpirun") is None:
+        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
     runs = plan(args.runs, args.seed, args.max_world, args.quick,
                 args.faults.split(",") if args.faults else None, launchers)
