@@ -219,6 +219,15 @@ void infer_unclassified(core::Finding& v, const knowledge::SignatureSet& sigs, c
   v.severity = std::max(v.severity, core::Severity::warn);
 }
 
+// A lost connection (network-socket symptom: the store's "Failed to recv, got 0 bytes") seen only
+// in files of agents that were in their exit barrier is that barrier's wait, not a failure of the
+// job. Every hit must be one of the kept samples, so that none can be elsewhere.
+bool in_exit_barrier(const SignatureHits& h, const knowledge::Signature& sig, const std::set<std::size_t>& files) {
+  if (files.empty() || sig.role != Role::symptom || sig.klass != "network-socket") return false;
+  if (h.samples.empty() || h.count != h.samples.size()) return false;
+  return std::all_of(h.samples.begin(), h.samples.end(), [&](const TriageEvent& ev) { return files.count(ev.file) > 0; });
+}
+
 }  // namespace
 
 TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
@@ -245,10 +254,19 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   for (const auto& h : scan.hits) job_classes.insert(sigs.all()[h.sig].klass);
   const TriageEvent* earliest_error = nullptr;
   std::size_t earliest_idx = 0;
+  const std::set<std::size_t> barrier_files = exit_barrier_files(scan, sigs);
   for (std::size_t i = 0; i < scan.hits.size(); ++i) {
     const auto& h = scan.hits[i];
     const auto& sig = sigs.all()[h.sig];
     if (sig.role == Role::context || !h.earliest) continue;
+    if (in_exit_barrier(h, sig, barrier_files)) {
+      all.push_back(from_hits(h, sig, scan.input, opts.max_evidence));
+      auto& f = all.back().finding;
+      f.severity = core::Severity::info;
+      f.summary += " (In torchrun's exit barrier: the workers of the node that logged it had finished; "
+                   "its agent's wait for the other nodes failed, which torchrun logs and ignores.)";
+      continue;
+    }
     if (sig.severity >= core::Severity::error && sig.role == Role::cause &&
         (!earliest_error || first_before(*h.earliest, *earliest_error))) {
       earliest_error = &*h.earliest;

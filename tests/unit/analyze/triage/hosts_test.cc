@@ -107,3 +107,49 @@ TEST(TriageHosts, WithoutEveryNodesBlockNoRankIsSaidToHaveExitedZero) {
 }
 
 }  // namespace
+
+namespace {
+
+// The agent of a node whose workers all finished waits on the store for the other agents (its
+// exit barrier); when the store's node finished first, the wait loses the store, and torchrun logs
+// that and goes on (torch/distributed/elastic/agent/server/api.py _exit_barrier). Cut from a
+// healthy run of the bench (torchrun-netns, fault straggler: every rank printed "done").
+const std::string kBarrier =
+    "rank 3: done\n"
+    "[W1205 21:50:21.636528419 TCPStore.cpp:138] [c10d] recvValueWithTimeout failed on SocketImpl(fd=3, "
+    "addr=[::601c:7faf:397f:0]:37219, remote=[fdff:ffff:fc7f:0:750:69af:397f:0]:25801): Failed to recv, got 0 "
+    "bytes. Connection was likely closed. Did the remote server shutdown or crash?\n"
+    "E1205 21:50:21.912000 29017 torch/distributed/elastic/agent/server/api.py:1007] Error waiting on exit "
+    "barrier. Elapsed: 0.01729559898376465 seconds\n"
+    "E1205 21:50:21.912000 29017 torch/distributed/elastic/agent/server/api.py:1007] Traceback (most recent call "
+    "last):\n"
+    "E1205 21:50:21.912000 29017 torch/distributed/elastic/agent/server/api.py:1007]     store.wait([last_member_key])\n"
+    "E1205 21:50:21.912000 29017 torch/distributed/elastic/agent/server/api.py:1007] "
+    "torch.distributed.DistNetworkError: Failed to recv, got 0 bytes. Connection was likely closed. Did the remote "
+    "server shutdown or crash?\n";
+
+TEST(TriageAcrossNodes, AStoreLostInTheExitBarrierAfterSuccessIsNoFailure) {
+  auto r = triage_files({{"node-n1.log", "rank 0: done\nrank 1: done\n"}, {"node-n2.log", kBarrier}});
+  EXPECT_EQ(r.verdict.klass, "none") << r.verdict.id << ": " << r.verdict.summary;
+}
+
+// Another node's real failure stays the verdict (the barrier's store loss is only set aside).
+TEST(TriageAcrossNodes, TheExitBarrierHidesNoOtherNodesFailure) {
+  auto r = triage_files({{"node-n1.log", "[rank0]: ValueError: batch 2 has no labels\n" +
+                                             block("n1", {{0, "1 (pid: 11)"}})},
+                         {"node-n2.log", kBarrier}});
+  EXPECT_EQ(r.verdict.klass, "other") << r.verdict.id;
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{0}));
+}
+
+// The same store loss without the agent's exit-barrier line is a lost store, as before.
+TEST(TriageAcrossNodes, AStoreLostOutsideTheExitBarrierStaysAFailure) {
+  std::string t = kBarrier;
+  t.erase(t.find("E1205 21:50:21.912000 29017 torch/distributed/elastic/agent/server/api.py:1007] Error waiting"),
+          std::string("E1205 21:50:21.912000 29017 torch/distributed/elastic/agent/server/api.py:1007] Error waiting on "
+                      "exit barrier. Elapsed: 0.01729559898376465 seconds\n").size());
+  auto r = triage_files({{"node-n2.log", t}});
+  EXPECT_EQ(r.verdict.klass, "network-socket") << r.verdict.id;
+}
+
+}  // namespace
