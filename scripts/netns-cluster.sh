@@ -42,8 +42,6 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do FAULTS+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 ARGS=("$@")
 
-[ "$(id -u)" -eq 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "iproute2 (ip) is not installed"
 command -v mpirun >/dev/null || skip "mpirun (openmpi-bin) is not installed"
 NCDX="${NCDX:-$(pwd)/build/src/cli/ncdx}"
 [ -x "$NCDX" ] || die "no ncdx binary at $NCDX"
@@ -53,13 +51,15 @@ case "${NCDX_MPI_NET:-mgmt}" in
 esac
 P="${NCDX_NS_PREFIX:-ncx$$}"
 [ ${#P} -le 10 ] || die "NCDX_NS_PREFIX must be at most 10 characters"
+# The hosts themselves (namespaces, links, shaping, the rsh agent): scripts/netns-hosts.sh.
+# shellcheck source=netns-hosts.sh
+. "$(dirname "${BASH_SOURCE[0]}")/netns-hosts.sh"
+nsh_check "$P"
 T="$(mktemp -d /tmp/ncdx-netns.XXXXXX)"
 
 cleanup() {
   [ "${NCDX_KEEP:-0}" = 1 ] && { echo "kept: namespaces ${P}h*, bridges ${P}m ${P}d, dir $T" >&2; return; }
-  for i in $(seq 1 "$N"); do ip netns del "${P}h$i" 2>/dev/null; done
-  ip link del "${P}m" 2>/dev/null
-  ip link del "${P}d" 2>/dev/null
+  nsh_down "$P" "$N"
   for i in $(seq 1 "$N"); do
     [ -d "/sys/fs/cgroup/cpu/${P}h$i" ] && rmdir "/sys/fs/cgroup/cpu/${P}h$i" 2>/dev/null
     [ -d "/sys/fs/cgroup/${P}h$i" ] && rmdir "/sys/fs/cgroup/${P}h$i" 2>/dev/null
@@ -69,45 +69,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ip netns add "${P}probe" 2>/dev/null || skip "cannot create network namespaces here (ip netns add failed)"
-ip netns del "${P}probe"
-
-rate_kbit() {  # "200mbit" → 200000
-  case "$1" in
-    *gbit) echo $(( ${1%gbit} * 1000000 ));; *mbit) echo $(( ${1%mbit} * 1000 ));; *kbit) echo "${1%kbit}";;
-    *) die "RATE must end in kbit, mbit or gbit";;
-  esac
-}
-BASE_KBIT=$(rate_kbit "$RATE")
-
-ip link add "${P}m" type bridge && ip link set "${P}m" up || die "bridge ${P}m"
-ip link add "${P}d" type bridge && ip link set "${P}d" up || die "bridge ${P}d"
-declare -A HOSTNAME_OF
-for i in $(seq 1 "$N"); do
-  ns="${P}h$i"
-  ip netns add "$ns" || die "netns $ns"
-  ip -n "$ns" link set lo up
-  for kind in m d; do
-    # No GSO/TSO on the data links: a drop must cost one wire packet, not a 64 KB super-packet.
-    g=(); [ "$kind" = d ] && g=(gso_max_segs 1 gso_max_size 1500)
-    ip link add "${P}${kind}$i" "${g[@]}" type veth peer name "${kind}x$i" "${g[@]}" netns "$ns" || die "veth ${P}${kind}$i"
-    ip link set "${P}${kind}$i" master "${P}${kind}" up
-  done
-  ip -n "$ns" link set "mx$i" name mgmt0
-  ip -n "$ns" link set "dx$i" name data0
-  ip -n "$ns" addr add "198.18.0.$i/24" dev mgmt0
-  ip -n "$ns" addr add "198.19.0.$i/24" dev data0
-  ip -n "$ns" link set mgmt0 up
-  ip -n "$ns" link set data0 up
-  # Shaping: egress of the node (data0) and egress towards it (the bridge-side veth).
-  for dev in "data0@$ns" "${P}d$i@"; do
-    d="${dev%@*}"; n="${dev#*@}"
-    tcx=(tc); [ -n "$n" ] && tcx=(ip netns exec "$n" tc)
-    "${tcx[@]}" qdisc add dev "$d" root handle 1: htb default 10 || die "htb on $d"
-    "${tcx[@]}" class add dev "$d" parent 1: classid 1:10 htb rate "${BASE_KBIT}kbit" ceil "${BASE_KBIT}kbit" quantum 1514 || die "htb class on $d"
-  done
-  HOSTNAME_OF[$i]="h$i.c"
-done
+BASE_KBIT=$(nsh_rate_kbit "$RATE")
+nsh_up "$P" "$N" "$RATE"
+declare -A HOSTNAME_OF NSH_NAME NSH_PRE
+for i in $(seq 1 "$N"); do HOSTNAME_OF[$i]="h$i.c"; done
 
 declare -A ENV_OF CPU_OF
 nft_ok() { command -v nft >/dev/null || skip "nft (nftables) is not installed: the loss/firewall faults need it"; }
@@ -147,36 +112,27 @@ for f in "${FAULTS[@]}"; do
   esac
 done
 
-# The rsh agent mpirun uses to start orted on "host" IP: enter that host's namespace with its
-# own UTS hostname (distinct names keep Open MPI's shared-memory transport from pairing ranks
-# of different namespaces), its planted env, and its CPU cgroup.
+# The rsh agent (netns-hosts.sh): host i enters its namespace under its UTS hostname, with its
+# planted env and its CPU cgroup.
 agent="$T/nsrsh"
-{
-  echo '#!/bin/sh'
-  echo 'host="$1"; shift'
-  echo 'case "$host" in'
-  for i in $(seq 1 "$N"); do
-    pre="${ENV_OF[$i]:-}"
-    if [ -n "${CPU_OF[$i]:-}" ]; then
-      quota=$(( CPU_OF[$i] * 1000 ))
-      if [ -d /sys/fs/cgroup/cpu ]; then
-        mkdir -p "/sys/fs/cgroup/cpu/${P}h$i" && echo 100000 > "/sys/fs/cgroup/cpu/${P}h$i/cpu.cfs_period_us" &&
-          echo "$quota" > "/sys/fs/cgroup/cpu/${P}h$i/cpu.cfs_quota_us" || die "cgroup v1 cpu quota"
-        pre="$pre echo \$\$ > /sys/fs/cgroup/cpu/${P}h$i/cgroup.procs;"
-      elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
-        mkdir -p "/sys/fs/cgroup/${P}h$i" && echo "$quota 100000" > "/sys/fs/cgroup/${P}h$i/cpu.max" || die "cgroup v2 cpu.max"
-        pre="$pre echo \$\$ > /sys/fs/cgroup/${P}h$i/cgroup.procs;"
-      else
-        skip "no cgroup cpu controller for the cpu fault"
-      fi
+for i in $(seq 1 "$N"); do
+  pre="${ENV_OF[$i]:-}"
+  if [ -n "${CPU_OF[$i]:-}" ]; then
+    quota=$(( CPU_OF[$i] * 1000 ))
+    if [ -d /sys/fs/cgroup/cpu ]; then
+      mkdir -p "/sys/fs/cgroup/cpu/${P}h$i" && echo 100000 > "/sys/fs/cgroup/cpu/${P}h$i/cpu.cfs_period_us" &&
+        echo "$quota" > "/sys/fs/cgroup/cpu/${P}h$i/cpu.cfs_quota_us" || die "cgroup v1 cpu quota"
+      pre="$pre echo \$\$ > /sys/fs/cgroup/cpu/${P}h$i/cgroup.procs;"
+    elif [ -f /sys/fs/cgroup/cgroup.controllers ]; then
+      mkdir -p "/sys/fs/cgroup/${P}h$i" && echo "$quota 100000" > "/sys/fs/cgroup/${P}h$i/cpu.max" || die "cgroup v2 cpu.max"
+      pre="$pre echo \$\$ > /sys/fs/cgroup/${P}h$i/cgroup.procs;"
+    else
+      skip "no cgroup cpu controller for the cpu fault"
     fi
-    echo "  198.18.0.$i) ns=${P}h$i; hn=${HOSTNAME_OF[$i]}; pre='$pre';;"
-  done
-  echo '  *) echo "nsrsh: unknown host $host" >&2; exit 1;;'
-  echo 'esac'
-  echo 'exec ip netns exec "$ns" unshare --uts /bin/sh -c "hostname $hn; $pre exec $*"'
-} > "$agent"
-chmod +x "$agent"
+  fi
+  NSH_NAME[$i]="${HOSTNAME_OF[$i]}"; NSH_PRE[$i]="$pre"
+done
+nsh_agent "$P" "$N" "$agent"
 hf="$T/hostfile"
 for i in $(seq 1 "$N"); do echo "198.18.0.$i slots=1"; done > "$hf"
 

@@ -10,7 +10,10 @@ MASTER_ADDR/MASTER_PORT). The fault comes from the environment:
   NCDX_CKPT_DIR    checkpoint directory of the faulty rank for the full-disk fault
   NCDX_SYNC_DIR    a directory where the ranks wait for each other before init_process_group:
                    importing torch on a loaded machine takes longer than the short timeouts, and
-                   a rank still importing must not look like a fault (prints nothing)
+                   a rank still importing must not look like a fault (prints nothing). For
+                   link_drop the faulty rank asks the driver there (file linkdrop.req) to cut its
+                   host's data link and goes on once it is cut (linkdrop.done): the driver, not the
+                   job, owns the network (bench/faults/faults.py)
 It prints what a real training script prints (a line per step), nothing about the fault itself:
 the triage has to find the cause in what PyTorch, gloo and the launcher print.
 """
@@ -27,7 +30,7 @@ import torch.distributed as dist
 
 FAULTS = ("none", "sleep_hang", "other_collective", "sigkill", "sigsegv", "sigabrt", "exception",
           "early_exit", "wrong_collective", "wrong_shape", "wrong_dtype", "oom_rlimit", "wrong_port",
-          "straggler", "disk_full")
+          "straggler", "disk_full", "link_drop")
 
 
 def env_int(name, default):
@@ -84,6 +87,16 @@ def dump_flight_recorder(rank):
         f.write(data)
 
 
+def link_drop(sync):
+    """Have the driver drop all traffic of this host's data link, and wait until it has."""
+    if not sync:
+        return
+    open(os.path.join(sync, "linkdrop.req"), "w").close()
+    deadline = time.time() + 60
+    while not os.path.exists(os.path.join(sync, "linkdrop.done")) and time.time() < deadline:
+        time.sleep(0.02)
+
+
 def train(rank, world, fault, me, fstep, steps, timeout):
     n = 4096
     print(f"rank {rank}/{world}: training {steps} steps", flush=True)
@@ -110,6 +123,8 @@ def train(rank, world, fault, me, fstep, steps, timeout):
             elif fault == "disk_full":
                 d = os.environ.get("NCDX_CKPT_DIR", "/nonexistent")
                 torch.save({"w": torch.ones(1 << 20)}, os.path.join(d, f"ckpt_rank{rank}_step{step}.pt"))
+            elif fault == "link_drop":
+                link_drop(os.environ.get("NCDX_SYNC_DIR", ""))
             elif fault == "wrong_shape":
                 size = n // 2
             elif fault == "wrong_dtype":

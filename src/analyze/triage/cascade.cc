@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <map>
+#include <numeric>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -75,16 +77,55 @@ core::Evidence store_evidence(const StoreSide& side, const ScanResult& scan) {
                         std::nullopt, side.text};
 }
 
+// torchrun on several nodes: each node's agent prints a failure block listing the workers of that
+// node that did not exit 0 ("rank : 5 (local_rank: 1)"). Its ranks are contiguous (torch
+// elastic assigns a node's workers global ranks base + local_rank, torch/distributed/elastic/
+// agent/server/api.py _assign_worker_ranks), so an entry gives its node's base = rank -
+// local_rank. With blocks of two or more nodes, as many workers on every node (the gcd of the
+// gaps between bases, at least the highest local rank + 1) and a block from every node of the
+// job (nodes x workers = the job's ranks), a silent rank that is not in its node's block exited 0.
+// Where a node printed no block (all its workers exited 0) the workers per node cannot be told
+// (gaps of 4 may be two nodes of 2), so nothing is concluded.
+// -> those ranks, each with its node's host (from the block's "host :" lines) where one is given.
+std::map<int, std::optional<std::string>> torchrun_nodes_left(const ScanResult& scan, const std::set<int>& silent,
+                                                              const std::set<int>& world) {
+  std::set<int> bases;
+  std::map<int, std::optional<std::string>> host_of_base;
+  int max_local = 0;
+  for (const auto& [r, e] : scan.exits) {
+    if (!e.local_rank || *e.local_rank < 0 || *e.local_rank > r) return {};
+    bases.insert(r - *e.local_rank);
+    if (e.host && *e.host != "localhost") host_of_base[r - *e.local_rank] = e.host;
+    max_local = std::max(max_local, *e.local_rank);
+  }
+  if (bases.size() < 2) return {};
+  int nproc = 0;
+  for (auto it = std::next(bases.begin()); it != bases.end(); ++it) nproc = std::gcd(nproc, *it - *std::prev(it));
+  if (nproc <= max_local || *bases.begin() != 0 || world.empty() || *world.begin() != 0 ||
+      static_cast<long long>(bases.size()) * nproc != *world.rbegin() + 1LL)
+    return {};
+  std::map<int, std::optional<std::string>> left;
+  for (int r : silent)
+    if (!scan.exits.count(r) && bases.count(r - r % nproc)) {
+      auto h = host_of_base.find(r - r % nproc);
+      left[r] = h == host_of_base.end() ? std::nullopt : h->second;
+    }
+  return left;
+}
+
 }  // namespace
 
 std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
-                                  const std::map<int, ProcessFacts>& ranks) {
+                                  const std::map<int, ProcessFacts>& ranks, bool all_known) {
   std::set<std::string> hs;
   for (int r : rs) {
-    if (auto it = ranks.find(r); it != ranks.end() && it->second.host) hs.insert(*it->second.host);
-    else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) hs.insert(*e->second.host);
+    std::optional<std::string> h;
+    if (auto it = ranks.find(r); it != ranks.end() && it->second.host) h = it->second.host;
+    else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) h = e->second.host;
+    if (h && *h == "localhost") h.reset();  // torchrun's name for its own node: says nothing about which node
+    if (h) hs.insert(*h);
+    else if (all_known) return {};
   }
-  hs.erase("localhost");
   return {hs.begin(), hs.end()};
 }
 
@@ -381,15 +422,23 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   // rank). On one node (every entry's rank is its local rank) a job rank missing from the block
   // exited 0: while the others were still waiting it left the job; the silent ranks it stopped
   // were still waiting too.
+  // Across nodes each node's torchrun prints its own block: a rank missing from the block of the
+  // node it belongs to exited 0 (torchrun_nodes_left below).
   const bool one_node_block =
       agent_store && std::all_of(scan.exits.begin(), scan.exits.end(), [](const auto& e) {
         return !e.second.local_rank || *e.second.local_rank == e.first;
       });
   bool left_clean = false;
-  if (one_node_block) {
+  std::map<int, std::optional<std::string>> left_host;  // across nodes: the host of the node it left
+  if (one_node_block || agent_store) {
     std::set<int> left;
-    for (int r : silent)
-      if (!scan.exits.count(r)) left.insert(r);
+    if (one_node_block) {
+      for (int r : silent)
+        if (!scan.exits.count(r)) left.insert(r);
+    } else {
+      left_host = torchrun_nodes_left(scan, silent, world);
+      for (const auto& [r, h] : left_host) left.insert(r);
+    }
     if (!left.empty() && left.size() < silent.size()) silent = left, left_clean = true;
   }
   std::set<int> culprit;
@@ -420,6 +469,14 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   auto& f = sf.finding;
   f.culprit.ranks.assign(culprit.begin(), culprit.end());
   f.culprit.hosts = hosts_of(culprit, scan, ranks);
+  if (f.culprit.hosts.empty() && left_clean && !left_host.empty()) {
+    std::set<std::string> hs;
+    bool all_known = true;
+    for (int r : culprit)
+      if (auto it = left_host.find(r); it != left_host.end() && it->second) hs.insert(*it->second);
+      else all_known = false;
+    if (all_known) f.culprit.hosts.assign(hs.begin(), hs.end());
+  }
   f.evidence = v.evidence;
   if (f.evidence.size() > 4) f.evidence.resize(4);
   sf.score = all.front().score + 1;

@@ -14,6 +14,7 @@
 // failure" stays a hint (it names the first rank to exit, most often a victim).
 #include <map>
 #include <set>
+#include <string>
 #include <vector>
 
 #include "analyze/triage/model.h"
@@ -34,9 +35,11 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
 // to exist cannot be called silent.
 std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks);
 
-// The hosts of ranks `rs` as their lines or the launcher's exit report name them ("localhost",
-// torchrun's name for its own node, is left out: it says nothing about which node).
+// The hosts of ranks `rs`: each rank's own lines (a host:pid prefix) or, failing that, the host the
+// launcher's exit report gives it (torchrun's "host : H" entry, mpirun's "on node H", srun's
+// "node3: task 5"). "localhost" names no host. With `all_known`, empty unless every rank's host is
+// known: a verdict that names ranks on two hosts must not name only one of them.
 std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
-                                  const std::map<int, ProcessFacts>& ranks);
+                                  const std::map<int, ProcessFacts>& ranks, bool all_known = false);
 
 }  // namespace ncdx::analyze

@@ -1,6 +1,7 @@
 #include "analyze/triage/catalogued.h"
 
 #include <algorithm>
+#include <set>
 #include <string>
 
 #include "analyze/triage/evidence.h"
@@ -42,6 +43,17 @@ core::Evidence evidence_of(const CataloguedLine& c, const InputSummary& input) {
 
 }  // namespace
 
+// The files in which torchrun's agent logged "Error waiting on exit barrier": only after that
+// node's workers all exited 0 (torch/distributed/elastic/agent/server/api.py _invoke_run), and the
+// error is logged, not raised.
+std::set<std::size_t> exit_barrier_files(const ScanResult& scan, const knowledge::SignatureSet& sigs) {
+  std::set<std::size_t> out;
+  for (const auto& h : scan.hits)
+    if (sigs.all()[h.sig].id == "torch.elastic.exit-barrier-error")
+      for (const auto& ev : h.samples) out.insert(ev.file);
+  return out;
+}
+
 std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>& found, const ScanResult& scan,
                                                 const knowledge::SignatureSet& sigs) {
   if (scan.catalogued.empty()) return std::nullopt;
@@ -62,9 +74,11 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
       if (!c.observation && ok(c) && (!pick || before(c, *pick))) pick = &c;
   };
   consider([](const CataloguedLine& c) { return c.row->klass != "other" && !victim_class(c.row->klass); });
+  // A lost connection in the log of an agent that was in its exit barrier is that wait's.
+  const auto barrier = exit_barrier_files(scan, sigs);
   if (!pick)
     consider([&](const CataloguedLine& c) {
-      return victim_class(c.row->klass) && !other_rank_failed_first(scan, c.rank);
+      return victim_class(c.row->klass) && !other_rank_failed_first(scan, c.rank) && !barrier.count(c.file);
     });
   // A generic wrapper says only that an error happened; the catch-all finding (or the inferred
   // verdict) already says that much, with a class read from the words.

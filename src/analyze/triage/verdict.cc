@@ -261,6 +261,15 @@ void infer_unclassified(core::Finding& v, const knowledge::SignatureSet& sigs, c
   v.severity = std::max(v.severity, core::Severity::warn);
 }
 
+// A lost connection (network-socket symptom: the store's "Failed to recv, got 0 bytes") seen only
+// in files of agents that were in their exit barrier is that barrier's wait, not a failure of the
+// job. Every hit must be one of the kept samples, so that none can be elsewhere.
+bool in_exit_barrier(const SignatureHits& h, const knowledge::Signature& sig, const std::set<std::size_t>& files) {
+  if (files.empty() || sig.role != Role::symptom || sig.klass != "network-socket") return false;
+  if (h.samples.empty() || h.count != h.samples.size()) return false;
+  return std::all_of(h.samples.begin(), h.samples.end(), [&](const TriageEvent& ev) { return files.count(ev.file) > 0; });
+}
+
 }  // namespace
 
 TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
@@ -272,6 +281,13 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     if (p.rank) merge_facts(out.ranks[*p.rank], p);
     else if (p.lines > 0 && (p.nccl_version || p.error_lines || p.timeout_op || p.init_start)) out.unranked.push_back(p);
   }
+  // A rank's host where its own lines do not carry one ("[rank3]:" prefixes, mpirun's
+  // "[1,3]<stderr>:" tags): the host its launcher's exit report gives it (torchrun's failure block
+  // "host : H" above "rank : 3", mpirun's "on node H"). Each node's torchrun prints its own
+  // block, so across hosts this is where a rank's host comes from.
+  for (const auto& [r, e] : scan.exits)
+    if (auto it = out.ranks.find(r); it != out.ranks.end() && !it->second.host && e.host && *e.host != "localhost")
+      it->second.host = e.host;
 
   // Signature findings; the earliest error-or-worse hit gets a small bonus: the first failure
   // usually explains what follows it.
@@ -280,10 +296,19 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   for (const auto& h : scan.hits) job_classes.insert(sigs.all()[h.sig].klass);
   const TriageEvent* earliest_error = nullptr;
   std::size_t earliest_idx = 0;
+  const std::set<std::size_t> barrier_files = exit_barrier_files(scan, sigs);
   for (std::size_t i = 0; i < scan.hits.size(); ++i) {
     const auto& h = scan.hits[i];
     const auto& sig = sigs.all()[h.sig];
     if (sig.role == Role::context || !h.earliest) continue;
+    if (in_exit_barrier(h, sig, barrier_files)) {
+      all.push_back(from_hits(h, sig, scan.input, opts.max_evidence, scan.topology.host_of_addr, out.ranks));
+      auto& f = all.back().finding;
+      f.severity = core::Severity::info;
+      f.summary += " (In torchrun's exit barrier: the workers of the node that logged it had finished; "
+                   "its agent's wait for the other nodes failed, which torchrun logs and ignores.)";
+      continue;
+    }
     if (sig.severity >= core::Severity::error && sig.role == Role::cause &&
         (!earliest_error || first_before(*h.earliest, *earliest_error))) {
       earliest_error = &*h.earliest;
@@ -377,6 +402,11 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
         }
     out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
   }
+  // A verdict that names ranks and no host names their hosts when every one of them is known (the
+  // culprit's host is what an operator drains or inspects).
+  if (out.verdict.culprit.hosts.empty() && !out.verdict.culprit.ranks.empty())
+    out.verdict.culprit.hosts = hosts_of({out.verdict.culprit.ranks.begin(), out.verdict.culprit.ranks.end()}, scan,
+                                         out.ranks, /*all_known=*/true);
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;
 }
