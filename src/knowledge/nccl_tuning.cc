@@ -58,6 +58,15 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
       for (std::size_t p = 0; p < 3; ++p) t.tree_correction[p] = f["tree_correction"][p].as<std::vector<double>>();
       t.speed_intra = speeds(f["speed_intra"]);
       t.speed_inter = speeds(f["speed_inter"]);
+      for (const auto& r : f["speed_revisions"]) {
+        NcclTuningFamily::SpeedRevision rev;
+        rev.since = r["since"].as<int>();
+        if (r["intra"]) rev.intra = speeds(r["intra"]);
+        if (r["inter"]) rev.inter = speeds(r["inter"]);
+        if (!t.speed_revisions.empty() && rev.since <= t.speed_revisions.back().since)
+          throw YAML::Exception(r.Mark(), "speed_revisions must be in ascending 'since' order");
+        t.speed_revisions.push_back(std::move(rev));
+      }
       t.max_channels = f["max_channels"].as<int>();
       t.max_work_elements = f["max_work_elements"].as<int>();
       if (t.ll_max_bws.size() < 3 || t.per_ch_max_tree.size() < 3 || t.speed_intra.empty())
@@ -69,6 +78,17 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
   } catch (const YAML::Exception& e) {
     return core::Status::internal(std::string(name) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
+}
+
+std::map<int, std::vector<double>> NcclTuningFamily::speeds_for(bool inter, int code) const {
+  if (speed_revisions.empty()) return inter ? speed_inter : speed_intra;
+  std::map<int, std::vector<double>> out;
+  for (std::size_t i = 0; i < speed_revisions.size(); ++i) {
+    const auto& r = speed_revisions[i];
+    if (i > 0 && r.since > code) break;  // the first revision also covers older releases
+    for (const auto& [sm, arr] : inter ? r.inter : r.intra) out[sm] = arr;
+  }
+  return out.empty() ? (inter ? speed_inter : speed_intra) : out;
 }
 
 core::Result<const std::vector<NcclTuningFamily>*> nccl_tuning() {

@@ -21,6 +21,17 @@ struct NcclTuningFamily {
   std::vector<double> nvls_efficiency;                      // empty before 2.28
   std::array<std::vector<double>, 3> tree_correction;       // [proto][log2(bytes/64)]
   std::map<int, std::vector<double>> speed_intra, speed_inter;  // by minimum sm (0, 90, 100)
+  // The search's speed arrays changed inside families (e.g. sm100 inter gained 96 GB/s in
+  // 2.27.6, so a 2.26 B200 tree cannot raise bwIntra past 48). Each revision replaces the
+  // arrays it names from NCCL_VERSION_CODE `since` on; releases before the first revision use
+  // the first one. Empty: speed_intra/speed_inter for every release of the family.
+  struct SpeedRevision {
+    int since = 0;
+    std::map<int, std::vector<double>> intra, inter;
+  };
+  std::vector<SpeedRevision> speed_revisions;   // ascending `since`
+  // The arrays (by minimum sm) the search of release `code` uses, intra-node or with a NET.
+  std::map<int, std::vector<double>> speeds_for(bool inter, int code) const;
   int max_channels = 32;
   int max_work_elements = 1;
 };

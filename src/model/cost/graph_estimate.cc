@@ -87,11 +87,12 @@ Capacities capacities(const ClusterSpec& spec, double nvlink_gbps_per_link) {
   return c;
 }
 
-Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap,
-                       const knowledge::NcclTuningFamily& tables, std::vector<std::string>& notes) {
+Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap, const knowledge::NcclTuningFamily& tables,
+                       int version_code, std::vector<std::string>& notes) {
   Graphs g{};
   const bool multi = spec.nodes > 1;
-  const auto& speeds = speed_array(multi ? tables.speed_inter : tables.speed_intra, spec.sm);
+  const auto arrays = tables.speeds_for(multi, version_code);
+  const auto& speeds = speed_array(arrays, spec.sm);
   const int n = static_cast<int>(speeds.size());
   Search s{spec, cap, tables.max_channels / 2, spec.nic_gbit / 8.0};
   if (s.nic_gbps <= 0) s.nic_gbps = cap.net_path;

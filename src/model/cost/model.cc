@@ -272,7 +272,7 @@ core::Result<Model> Model::build(const ClusterSpec& spec, const NcclVersion& ver
     m.graphs_ = *options.graphs;
   } else {
     auto cap = capacities(spec, per_link);
-    m.graphs_ = estimate_graphs(spec, cap, fam, m.notes_);
+    m.graphs_ = estimate_graphs(spec, cap, fam, version.code(), m.notes_);
   }
   ModelBuilder b{m, fam};
   b.channels_and_threads();
