@@ -1,0 +1,89 @@
+// The graph search uses the speed arrays of the exact release, not only of its family
+// (NVIDIA/nccl src/graph/search.cc per tag; revisions in knowledge/data/nccl_tuning.yaml), and
+// the judge applies the NCCL_ALGO/NCCL_PROTO a run was made with when its output lacks NCCL's
+// own "set by environment" line.
+#include <gtest/gtest.h>
+
+#include "analyze/judge/judge.h"
+#include "knowledge/nccl_tuning.h"
+#include "model/cost/predict.h"
+#include "model/cost/spec_parse.h"
+
+using namespace ncdx;
+using namespace ncdx::model::cost;
+
+namespace {
+
+const knowledge::NcclTuningFamily& family(int i) {
+  auto t = knowledge::nccl_tuning();
+  EXPECT_TRUE(t.ok());
+  return (**t)[i];
+}
+
+double first(const std::map<int, std::vector<double>>& m, int sm) {
+  auto it = m.find(sm);
+  return it == m.end() || it->second.empty() ? -1 : it->second.front();
+}
+
+}  // namespace
+
+TEST(SearchSpeeds, ArraysFollowTheRelease) {
+  const auto& f14 = family(0);
+  EXPECT_EQ(first(f14.speeds_for(false, 21403), 0), 44.0);   // v2.14.3-1 speedArrayIntra
+  EXPECT_EQ(first(f14.speeds_for(false, 20909), 0), 44.0);   // older than the family: its first revision
+  EXPECT_EQ(first(f14.speeds_for(false, 21806), 0), 40.0);   // v2.18.1-1 on
+  EXPECT_EQ(f14.speeds_for(true, 21602).count(90), 0u);      // 2.16.2: Hopper uses the default arrays
+  EXPECT_EQ(first(f14.speeds_for(true, 21605), 90), 48.0);   // v2.16.5-1: first sm90 arrays
+  EXPECT_EQ(f14.speeds_for(true, 21805).at(90).size(), 16u); // v2.18.3-1 added 20 and 17.5
+  const auto& f19 = family(1);
+  EXPECT_EQ(first(f19.speeds_for(true, 22602), 100), 48.0);  // 2.26.2: sm100 inter tops at 48
+  EXPECT_EQ(first(f19.speeds_for(true, 22703), 100), 47.9);
+  EXPECT_EQ(first(f19.speeds_for(true, 22707), 100), 96.0);  // v2.27.6-1 added 96
+  EXPECT_EQ(f19.speeds_for(true, 22402).count(100), 0u);     // no Blackwell arrays before 2.25
+  const auto& f28 = family(2);
+  EXPECT_EQ(f28.speeds_for(true, 22903).at(100)[1], 48.0);
+  EXPECT_EQ(f28.speeds_for(true, 22907).at(100)[1], 80.0);   // v2.29.7-1 added 80
+  EXPECT_EQ(f28.speeds_for(true, 23007).at(100)[1], 86.0);   // v2.30.3-1 added 86
+}
+
+TEST(SearchSpeeds, BlackwellTreeBwIntraDependsOnTheRelease) {
+  // 2 x HGX B200 with 8 x 400G: the tree's pass 2 raises bwIntra towards 2 x bwInter (2 x 48),
+  // which needs 96 in the sm100 inter array (2.27.6+); 2.26.2 stops at 48.
+  auto spec = parse_spec("nodes=2,gpus=8,gpu=B200,nic=8x400G-IB");
+  ASSERT_TRUE(spec.ok());
+  auto m26 = Model::build(*spec, *NcclVersion::parse("2.26.2"));
+  auto m27 = Model::build(*spec, *NcclVersion::parse("2.27.7"));
+  ASSERT_TRUE(m26.ok() && m27.ok());
+  EXPECT_EQ(m26->graphs()[static_cast<int>(Algo::Tree)].bw_intra, 48.0);
+  EXPECT_EQ(m27->graphs()[static_cast<int>(Algo::Tree)].bw_intra, 96.0);
+  // So at 2 GiB NCCL 2.26.2 keeps NVLSTree (8 x 48 x 5/6) and 2.27.7 takes Tree.
+  EXPECT_EQ(m26->predict(Collective::AllReduce, 2ull << 30).algo, Algo::NvlsTree);
+  EXPECT_EQ(m27->predict(Collective::AllReduce, 2ull << 30).algo, Algo::Tree);
+}
+
+TEST(JudgeEnv, AlgoFromOptionsWhenTheOutputDoesNotPrintIt) {
+  // A table-only nccl-tests output of a run made with NCCL_ALGO=RING NCCL_PROTO=simple.
+  const std::string out =
+      "#  Rank  0 Group  0 Pid 1 on a device  0 [0x10] NVIDIA A100-SXM4-40GB\n"
+      "#  Rank  1 Group  0 Pid 2 on b device  0 [0x10] NVIDIA A100-SXM4-40GB\n"
+      "#       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+      "#        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+      "   268435456      67108864     float     sum      -1    30000    8.95    8.95      0    30000    8.95    8.95      0\n";
+  auto runs = analyze::judge::parse_nccl_tests(out, "t.txt");
+  ASSERT_TRUE(runs.ok());
+  analyze::judge::JudgeOptions o;
+  o.spec = *parse_spec("nodes=2,gpus=1,gpu=A100,nic=1x100G-IB");
+  o.coll = Collective::AllReduce;
+  o.version = NcclVersion::parse("2.18.6");
+  auto plain = analyze::judge::judge_runs(*runs, o);
+  o.nccl_algo = "RING";
+  o.nccl_proto = "LL";
+  auto forced = analyze::judge::judge_runs(*runs, o);
+  ASSERT_EQ(plain.size(), 1u);
+  ASSERT_EQ(forced.size(), 1u);
+  ASSERT_FALSE(forced[0].rows.empty());
+  EXPECT_EQ(forced[0].rows.back().algo, "Ring");
+  EXPECT_EQ(forced[0].rows.back().proto, "LL");
+  EXPECT_NE(plain[0].rows.back().proto, "LL");
+  EXPECT_GT(forced[0].rows.back().nchannels, 0);
+}
