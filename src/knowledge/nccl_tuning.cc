@@ -67,6 +67,14 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
           throw YAML::Exception(r.Mark(), "speed_revisions must be in ascending 'since' order");
         t.speed_revisions.push_back(std::move(rev));
       }
+      for (const auto& r : f["nvlink_revisions"]) {
+        NcclTuningFamily::NvlinkRevision rev;
+        rev.since = r["since"].as<int>();
+        for (const auto& kv : r["by_sm"]) rev.by_sm[kv.first.as<int>()] = kv.second.as<double>();
+        if (!t.nvlink_revisions.empty() && rev.since <= t.nvlink_revisions.back().since)
+          throw YAML::Exception(r.Mark(), "nvlink_revisions must be in ascending 'since' order");
+        t.nvlink_revisions.push_back(std::move(rev));
+      }
       t.max_channels = f["max_channels"].as<int>();
       t.max_work_elements = f["max_work_elements"].as<int>();
       if (t.ll_max_bws.size() < 3 || t.per_ch_max_tree.size() < 3 || t.speed_intra.empty())
@@ -89,6 +97,18 @@ std::map<int, std::vector<double>> NcclTuningFamily::speeds_for(bool inter, int 
     for (const auto& [sm, arr] : inter ? r.inter : r.intra) out[sm] = arr;
   }
   return out.empty() ? (inter ? speed_inter : speed_intra) : out;
+}
+
+double NcclTuningFamily::nvlink_gbps(int sm, int code) const {
+  const NvlinkRevision* rev = nullptr;
+  for (const auto& r : nvlink_revisions)
+    if (!rev || r.since <= code) rev = &r;  // the first revision also covers older releases
+  if (!rev) return 0;
+  if (auto it = rev->by_sm.find(sm); it != rev->by_sm.end()) return it->second;
+  double best = 0;
+  for (const auto& [k, v] : rev->by_sm)
+    if (k <= sm && k % 10 == 0) best = v;
+  return best;
 }
 
 core::Result<const std::vector<NcclTuningFamily>*> nccl_tuning() {

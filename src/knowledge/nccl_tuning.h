@@ -32,6 +32,17 @@ struct NcclTuningFamily {
   std::vector<SpeedRevision> speed_revisions;   // ascending `since`
   // The arrays (by minimum sm) the search of release `code` uses, intra-node or with a NET.
   std::map<int, std::vector<double>> speeds_for(bool inter, int code) const;
+  // NCCL's per-link NVLink bandwidth (src/graph/topo.h SM*_NVLINK_BW, ncclTopoNVLinkBw) per
+  // release: 22 GB/s for sm70/sm80 (and Hopper, which fell in the sm80 branch) before 2.18.1,
+  // then 20; SM90 20.6 from 2.20.3; SM100 40.0 from 2.25.1, 40.1 from 2.27.5.
+  struct NvlinkRevision {
+    int since = 0;
+    std::map<int, double> by_sm;   // compute capability x10 -> GB/s per link
+  };
+  std::vector<NvlinkRevision> nvlink_revisions;  // ascending `since`
+  // The rate for `sm` in release `code`: the exact sm, else the nearest x0 below it (sm86 is
+  // its own class in NCCL); 0 when the family carries no revision.
+  double nvlink_gbps(int sm, int code) const;
   int max_channels = 32;
   int max_work_elements = 1;
 };

@@ -262,11 +262,12 @@ core::Result<Model> Model::build(const ClusterSpec& spec, const NcclVersion& ver
   m.version_ = version;
   m.options_ = options;
   double per_link = spec.nvlink_gbps_per_link;
+  // NCCL's per-link rate of this release (nvlink_revisions in nccl_tuning.yaml: 22 before 2.18.1,
+  // SM90 20.0 before 2.20.3, SM100 40.0 before 2.27.5), else the GPU table's current value.
+  if (per_link <= 0) per_link = fam.nvlink_gbps(spec.sm, version.code());
   if (per_link <= 0) {
     auto gm = knowledge::gpu_models();
     if (gm.ok()) per_link = (*gm)->nccl_nvlink_gbps(spec.sm).value_or(20.0);
-    // SM90_NVLINK_BW was 20.0 before 2.20 (src/graph/topo.h @v2.19.4-1).
-    if (spec.sm >= 90 && spec.sm < 100 && version.code() < 22000) per_link = 20.0;
   }
   if (options.graphs) {
     m.graphs_ = *options.graphs;

@@ -46,6 +46,21 @@ TEST(SearchSpeeds, ArraysFollowTheRelease) {
   EXPECT_EQ(f28.speeds_for(true, 23007).at(100)[1], 86.0);   // v2.30.3-1 added 86
 }
 
+TEST(SearchSpeeds, NvlinkRatePerRelease) {
+  // src/graph/topo.h SM*_NVLINK_BW and ncclTopoNVLinkBw per tag.
+  EXPECT_EQ(family(0).nvlink_gbps(80, 21403), 22.0);   // 2.14.3: SM80_NVLINK_BW 22
+  EXPECT_EQ(family(0).nvlink_gbps(70, 20909), 22.0);   // older releases: the family's first revision
+  EXPECT_EQ(family(0).nvlink_gbps(90, 21602), 22.0);   // no SM90 define: Hopper in the >= 80 branch
+  EXPECT_EQ(family(0).nvlink_gbps(90, 21806), 20.0);
+  EXPECT_EQ(family(0).nvlink_gbps(86, 21806), 12.0);
+  EXPECT_EQ(family(1).nvlink_gbps(90, 21904), 20.0);
+  EXPECT_EQ(family(1).nvlink_gbps(90, 22003), 20.6);
+  EXPECT_EQ(family(1).nvlink_gbps(100, 22402), 20.6);  // Blackwell before 2.25: the >= 90 branch
+  EXPECT_EQ(family(1).nvlink_gbps(100, 22602), 40.0);
+  EXPECT_EQ(family(1).nvlink_gbps(100, 22707), 40.1);
+  EXPECT_EQ(family(2).nvlink_gbps(89, 23007), 20.0);   // only sm86 is its own class
+}
+
 TEST(SearchSpeeds, BlackwellTreeBwIntraDependsOnTheRelease) {
   // 2 x HGX B200 with 8 x 400G: the tree's pass 2 raises bwIntra towards 2 x bwInter (2 x 48),
   // which needs 96 in the sm100 inter array (2.27.6+); 2.26.2 stops at 48.
