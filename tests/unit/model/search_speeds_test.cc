@@ -102,3 +102,31 @@ TEST(JudgeEnv, AlgoFromOptionsWhenTheOutputDoesNotPrintIt) {
   EXPECT_NE(plain[0].rows.back().proto, "LL");
   EXPECT_GT(forced[0].rows.back().nchannels, 0);
 }
+
+TEST(SearchSpeeds, NicOnTheOtherSocket) {
+  // nicpath=sys: the GPU->NIC path crosses the inter-socket link (ncclTopoGetInterCpuBw
+  // @v2.26.2-1: AMD_BW 16, Intel SKL_QPI_BW 10) and GDR is off by default (NET_GDR_LEVEL PXB).
+  auto amd = parse_spec("nodes=2,gpus=1,gpu=H100,nic=1x400G-RoCE,nicpath=sys,cpu=amd");
+  auto intel = parse_spec("nodes=2,gpus=1,gpu=H100,nic=1x400G-RoCE,nicpath=SYS");
+  auto local = parse_spec("nodes=2,gpus=1,gpu=H100,nic=1x400G-RoCE");
+  ASSERT_TRUE(amd.ok() && intel.ok() && local.ok());
+  EXPECT_FALSE(amd->gdr);
+  EXPECT_TRUE(local->gdr);
+  EXPECT_TRUE(parse_spec("nodes=2,gpus=1,gpu=H100,nic=1x400G-RoCE,nicpath=sys,gdr=yes")->gdr);
+  EXPECT_FALSE(parse_spec("nicpath=far").ok());
+  auto v = *NcclVersion::parse("2.26.2");
+  auto m_amd = Model::build(*amd, v), m_intel = Model::build(*intel, v), m_local = Model::build(*local, v);
+  ASSERT_TRUE(m_amd.ok() && m_intel.ok() && m_local.ok());
+  const auto& ring_amd = m_amd->graphs()[static_cast<int>(Algo::Ring)];
+  // 16 GB/s: 1 channel at 15, below 25 so not duplicated; ncclTopoPostset doubles it to 2
+  // (what the MOC logs print).
+  EXPECT_EQ(ring_amd.nchannels, 1);
+  EXPECT_EQ(ring_amd.bw_inter, 15.0);
+  EXPECT_EQ(ring_amd.type_inter, PathType::SYS);
+  EXPECT_EQ(m_amd->comm_channels(), 2);
+  // 10 GB/s: 1 x 6 loses to 3 x 3 and then to 4 x 2.4 (9.6 GB/s in all) -> 8 channels.
+  EXPECT_EQ(m_intel->graphs()[static_cast<int>(Algo::Ring)].nchannels, 4);
+  EXPECT_EQ(m_intel->comm_channels(), 8);
+  // A local 400G NIC: 1 x 48, duplicated to 2 x 24, doubled to 4.
+  EXPECT_EQ(m_local->comm_channels(), 4);
+}
