@@ -75,6 +75,18 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
           throw YAML::Exception(r.Mark(), "nvlink_revisions must be in ascending 'since' order");
         t.nvlink_revisions.push_back(std::move(rev));
       }
+      for (const auto& r : f["table_overrides"]) {
+        NcclTuningFamily::TableOverride o;
+        o.until = r["until"].as<int>();
+        if (r["base_lat"]) o.base_lat = algo_proto(r["base_lat"]);
+        if (r["hw_lat"])
+          o.hw_lat = std::array<NcclTuningFamily::AlgoProto, 3>{algo_proto(r["hw_lat"]["nvlink"]), algo_proto(r["hw_lat"]["pci"]),
+                                                                algo_proto(r["hw_lat"]["net"])};
+        o.ll_max_bws = by_cap(r["ll_max_bws"]);
+        if (!t.table_overrides.empty() && o.until <= t.table_overrides.back().until)
+          throw YAML::Exception(r.Mark(), "table_overrides must be in ascending 'until' order");
+        t.table_overrides.push_back(std::move(o));
+      }
       t.max_channels = f["max_channels"].as<int>();
       t.max_work_elements = f["max_work_elements"].as<int>();
       if (t.ll_max_bws.size() < 3 || t.per_ch_max_tree.size() < 3 || t.speed_intra.empty())
@@ -97,6 +109,18 @@ std::map<int, std::vector<double>> NcclTuningFamily::speeds_for(bool inter, int 
     for (const auto& [sm, arr] : inter ? r.inter : r.intra) out[sm] = arr;
   }
   return out.empty() ? (inter ? speed_inter : speed_intra) : out;
+}
+
+NcclTuningFamily NcclTuningFamily::for_release(int code) const {
+  NcclTuningFamily out = *this;
+  for (const auto& o : table_overrides) {
+    if (code >= o.until) continue;
+    if (o.base_lat) out.base_lat = *o.base_lat;
+    if (o.hw_lat) out.hw_lat = *o.hw_lat;
+    if (!o.ll_max_bws.empty()) out.ll_max_bws = o.ll_max_bws;
+    break;
+  }
+  return out;
 }
 
 double NcclTuningFamily::nvlink_gbps(int sm, int code) const {

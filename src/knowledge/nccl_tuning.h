@@ -3,6 +3,7 @@
 // labelled there with the NCCL tag and file:line it was read from).
 #include <array>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,18 @@ struct NcclTuningFamily {
   double nvlink_gbps(int sm, int code) const;
   int max_channels = 32;
   int max_work_elements = 1;
+  // Tables of older releases inside the family (tuning.cc per tag), e.g. 2.19-2.22's Tree Simple
+  // latency 28 us and 2.19-2.20's Hopper llMaxBws: the first override whose `until` is above the
+  // release replaces the tables it carries.
+  struct TableOverride {
+    int until = 0;                              // NCCL_VERSION_CODE this override stops at
+    std::optional<AlgoProto> base_lat;
+    std::optional<std::array<AlgoProto, 3>> hw_lat;
+    ByCap ll_max_bws;                           // empty: unchanged
+  };
+  std::vector<TableOverride> table_overrides;   // ascending `until`
+  // This family's tables as release `code` has them.
+  NcclTuningFamily for_release(int code) const;
 };
 
 // The three families in order (2.14-2.18, 2.19-2.27, 2.28+). A broken shipped file is internal (70).

@@ -27,8 +27,9 @@ int log2i(long long x) {
   return l;
 }
 
-int comp_cap_index(int sm, Family f) {
-  if (sm >= 100 && f != Family::V2_14_18) return 3;
+int comp_cap_index(int sm, int code) {
+  // Blackwell rows exist from 2.25.1 (tuning.cc); before, sm100 takes the Hopper row.
+  if (sm >= 100 && code >= 22501) return 3;
   if (sm >= 90) return 2;
   if (sm >= 80) return 1;
   return 0;
@@ -45,7 +46,8 @@ struct ModelBuilder {
     const Family fam = m.version_.family();
     const int n = spec.nranks(), N = spec.nodes;
     const double ppn = static_cast<double>(n) / N;
-    const int cc = comp_cap_index(spec.sm, fam);
+    const int code = m.version_.code();
+    const int cc = comp_cap_index(spec.sm, code);
     const int i2 = N <= 2 ? N - 1 : 2;
     const int i1 = N == 1 ? std::min<int>(cc, static_cast<int>(t.ll_max_bws.size()) - 1) : (spec.cpu == CpuVendor::Amd ? 1 : 0);
     const double llMaxBw = t.ll_max_bws[i1][i2];
@@ -93,11 +95,13 @@ struct ModelBuilder {
 
           // Model refinements (tuning.cc:170-190 @v2.18.6-1, :266-300 @v2.27.7-1, :325-360 @v2.30.7-1).
           if (a == RING && p == LL) {
-            double f = fam == Family::V2_14_18 ? ((N > 1 || coll == AR || coll == REDUCE) ? 0.25 : 1.0 / 3.0) : 0.5;
+            // 1/4 (1/3 for single-node Bcast/AG/RS) until 2.20, a flat 0.5 from 2.21.5 (tuning.cc:180 @v2.21.5-1).
+            double f = code < 22100 ? ((N > 1 || coll == AR || coll == REDUCE) ? 0.25 : 1.0 / 3.0) : 0.5;
             busBw = std::min(llMaxBw, busBw * f);
           }
           if (a == RING && p == LL128) {
-            double f = (fam == Family::V2_14_18 && ppn < 2) ? 0.7 : 0.92;
+            // The ppn < 2 discount is gone from 2.23 (tuning.cc:179 @v2.22.3-1 still has it).
+            double f = (code < 22300 && ppn < 2) ? 0.7 : 0.92;
             busBw = std::min(busBw * f, g.nchannels * perChMaxRingLL128Bw);
           }
           if (a == TREE && (coll == AR || fam == Family::V2_14_18)) busBw = std::min(busBw * .92, g.nchannels * perChMaxTreeBw);
@@ -256,7 +260,7 @@ core::Result<Model> Model::build(const ClusterSpec& spec, const NcclVersion& ver
   if (spec.sm < 30 || spec.sm > 200) return core::Status::bad_input("spec: compute capability " + std::to_string(spec.sm) + " out of range (expected 30..200, e.g. 90 for sm_90)");
   auto tables = knowledge::nccl_tuning();
   if (!tables.ok()) return tables.status();
-  const auto& fam = (**tables)[static_cast<int>(version.family())];
+  const auto fam = (**tables)[static_cast<int>(version.family())].for_release(version.code());
   Model m;
   m.spec_ = spec;
   m.version_ = version;

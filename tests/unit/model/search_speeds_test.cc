@@ -130,3 +130,31 @@ TEST(SearchSpeeds, NicOnTheOtherSocket) {
   // A local 400G NIC: 1 x 48, duplicated to 2 x 24, doubled to 4.
   EXPECT_EQ(m_local->comm_channels(), 4);
 }
+
+TEST(SearchSpeeds, OlderTablesInsideTheFamily) {
+  // tuning.cc @v2.19.4-1 / v2.21.5-1 / v2.22.3-1 vs the family's v2.27.7-1 tables.
+  constexpr int TREE = 0, RING = 1, NVLS = 4, LL = 0, SIMPLE = 2, NVL = 0, NET = 2;
+  const auto t19 = family(1).for_release(21904), t21 = family(1).for_release(22105),
+             t22 = family(1).for_release(22203), t27 = family(1).for_release(22707);
+  EXPECT_EQ(t19.hw_lat[NVL][TREE][SIMPLE], 28.0);  // Tree Simple discouraged in 2.19-2.22
+  EXPECT_EQ(t22.hw_lat[NET][TREE][SIMPLE], 28.0);
+  EXPECT_EQ(t22.base_lat[TREE][SIMPLE], 0.0);
+  EXPECT_EQ(t27.hw_lat[NET][TREE][SIMPLE], 14.0);  // back to 4/4/14 (+8.4 base) from 2.23
+  EXPECT_EQ(t27.base_lat[TREE][SIMPLE], 8.4);
+  EXPECT_EQ(t19.hw_lat[NVL][NVLS][SIMPLE], 23.0);  // 25 from 2.21
+  EXPECT_EQ(t21.hw_lat[NVL][NVLS][SIMPLE], 25.0);
+  EXPECT_EQ(t19.ll_max_bws[2][0], 87.7);           // Hopper llMaxBws {141, 45, 35} from 2.21
+  EXPECT_EQ(t21.ll_max_bws[2][0], 141.0);
+  // Ring LL: x1/4 (AllReduce) until 2.20, x0.5 from 2.21.5, capped by llMaxBw; then x n/nsteps.
+  auto spec = parse_spec("nodes=1,gpus=8,gpu=H100");
+  ASSERT_TRUE(spec.ok());
+  for (const char* v : {"2.20.5", "2.21.5"}) {
+    auto m = Model::build(*spec, *NcclVersion::parse(v));
+    ASSERT_TRUE(m.ok());
+    const auto& g = m->graphs()[RING];
+    bool old = std::string(v) == "2.20.5";
+    double bus = std::min(old ? 87.7 : 141.0, g.nchannels * g.bw_intra * (old ? 0.25 : 0.5));
+    EXPECT_NEAR(m->bandwidth(Collective::AllReduce, Algo::Ring, Proto::LL), bus * 8.0 / 14.0, 1e-9) << v;
+  }
+  (void)LL;
+}
