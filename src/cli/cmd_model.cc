@@ -122,6 +122,8 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
     jo.spec = spec;
     jo.version = version;
     jo.slow_below = o.slow_below / 100.0;
+    jo.nccl_algo = o.algo;
+    jo.nccl_proto = o.proto;
     if (!o.colls.empty()) {
       auto c = mc::parse_collective(o.colls);
       if (!c) return fail(core::Status::usage("--coll with --judge expects one collective (allreduce, sendrecv, ...)"));

@@ -58,6 +58,35 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
       for (std::size_t p = 0; p < 3; ++p) t.tree_correction[p] = f["tree_correction"][p].as<std::vector<double>>();
       t.speed_intra = speeds(f["speed_intra"]);
       t.speed_inter = speeds(f["speed_inter"]);
+      for (const auto& r : f["speed_revisions"]) {
+        NcclTuningFamily::SpeedRevision rev;
+        rev.since = r["since"].as<int>();
+        if (r["intra"]) rev.intra = speeds(r["intra"]);
+        if (r["inter"]) rev.inter = speeds(r["inter"]);
+        if (!t.speed_revisions.empty() && rev.since <= t.speed_revisions.back().since)
+          throw YAML::Exception(r.Mark(), "speed_revisions must be in ascending 'since' order");
+        t.speed_revisions.push_back(std::move(rev));
+      }
+      for (const auto& r : f["nvlink_revisions"]) {
+        NcclTuningFamily::NvlinkRevision rev;
+        rev.since = r["since"].as<int>();
+        for (const auto& kv : r["by_sm"]) rev.by_sm[kv.first.as<int>()] = kv.second.as<double>();
+        if (!t.nvlink_revisions.empty() && rev.since <= t.nvlink_revisions.back().since)
+          throw YAML::Exception(r.Mark(), "nvlink_revisions must be in ascending 'since' order");
+        t.nvlink_revisions.push_back(std::move(rev));
+      }
+      for (const auto& r : f["table_overrides"]) {
+        NcclTuningFamily::TableOverride o;
+        o.until = r["until"].as<int>();
+        if (r["base_lat"]) o.base_lat = algo_proto(r["base_lat"]);
+        if (r["hw_lat"])
+          o.hw_lat = std::array<NcclTuningFamily::AlgoProto, 3>{algo_proto(r["hw_lat"]["nvlink"]), algo_proto(r["hw_lat"]["pci"]),
+                                                                algo_proto(r["hw_lat"]["net"])};
+        o.ll_max_bws = by_cap(r["ll_max_bws"]);
+        if (!t.table_overrides.empty() && o.until <= t.table_overrides.back().until)
+          throw YAML::Exception(r.Mark(), "table_overrides must be in ascending 'until' order");
+        t.table_overrides.push_back(std::move(o));
+      }
       t.max_channels = f["max_channels"].as<int>();
       t.max_work_elements = f["max_work_elements"].as<int>();
       if (t.ll_max_bws.size() < 3 || t.per_ch_max_tree.size() < 3 || t.speed_intra.empty())
@@ -69,6 +98,41 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
   } catch (const YAML::Exception& e) {
     return core::Status::internal(std::string(name) + ":" + std::to_string(e.mark.line + 1) + ": " + e.msg);
   }
+}
+
+std::map<int, std::vector<double>> NcclTuningFamily::speeds_for(bool inter, int code) const {
+  if (speed_revisions.empty()) return inter ? speed_inter : speed_intra;
+  std::map<int, std::vector<double>> out;
+  for (std::size_t i = 0; i < speed_revisions.size(); ++i) {
+    const auto& r = speed_revisions[i];
+    if (i > 0 && r.since > code) break;  // the first revision also covers older releases
+    for (const auto& [sm, arr] : inter ? r.inter : r.intra) out[sm] = arr;
+  }
+  return out.empty() ? (inter ? speed_inter : speed_intra) : out;
+}
+
+NcclTuningFamily NcclTuningFamily::for_release(int code) const {
+  NcclTuningFamily out = *this;
+  for (const auto& o : table_overrides) {
+    if (code >= o.until) continue;
+    if (o.base_lat) out.base_lat = *o.base_lat;
+    if (o.hw_lat) out.hw_lat = *o.hw_lat;
+    if (!o.ll_max_bws.empty()) out.ll_max_bws = o.ll_max_bws;
+    break;
+  }
+  return out;
+}
+
+double NcclTuningFamily::nvlink_gbps(int sm, int code) const {
+  const NvlinkRevision* rev = nullptr;
+  for (const auto& r : nvlink_revisions)
+    if (!rev || r.since <= code) rev = &r;  // the first revision also covers older releases
+  if (!rev) return 0;
+  if (auto it = rev->by_sm.find(sm); it != rev->by_sm.end()) return it->second;
+  double best = 0;
+  for (const auto& [k, v] : rev->by_sm)
+    if (k <= sm && k % 10 == 0) best = v;
+  return best;
 }
 
 core::Result<const std::vector<NcclTuningFamily>*> nccl_tuning() {

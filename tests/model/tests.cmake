@@ -27,6 +27,10 @@ ncdx_model_golden(judge-dgxh100-ok 0 ARGS model --judge judge/eugene-dgxh100-4gp
 ncdx_model_golden(judge-dgxh100-no-ranks 0 ARGS model --judge judge/eugene-dgxh100-4gpu.txt --coll allreduce)
 ncdx_model_golden(judge-a40-slow 1 ARGS model --judge judge/eugene-a40-node-p2pdisable.txt --spec nodes=1,gpus=2,gpu=A40,nvlink=none,p2p=no --coll allreduce)
 ncdx_model_golden(judge-wrong 2 ARGS model --judge judge/synthetic-wrong.txt)
+# A table-only output of a run made with NCCL_ALGO=RING NCCL_PROTO=simple (the record's env):
+# --algo/--proto make the judge expect NCCL's forced Ring Simple, not its free choice.
+ncdx_model_golden(judge-p4d-forced-ring 0 ARGS model --judge judge/aws-eks-p4d-efa-16gpu.txt --spec nodes=2,gpus=8,gpu=A100,nic=4x100G-EFA
+                  --nccl 2.9.9 --coll allreduce --algo RING --proto simple)
 ncdx_model_golden(judge-json-b200 0 JSON ARGS model --json --judge judge/dstack-lambda-b200-2node.txt --spec nodes=2,gpus=8,gpu=B200,nic=8x400G-IB)
 ncdx_model_golden(judge-stdin 1 STDIN ${model_data}/judge/moc-h100-roce-sendrecv-4gpu.txt
                   ARGS model --judge - --spec nodes=2,gpus=4,gpu=H100,nic=1x400G-RoCE --coll sendrecv)

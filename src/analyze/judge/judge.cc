@@ -134,8 +134,8 @@ std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const J
     double peak = 0;
     if (j.spec && j.coll) {
       mc::Options mo;
-      mo.nccl_algo = run.hints.nccl_algo;
-      mo.nccl_proto = run.hints.nccl_proto;
+      mo.nccl_algo = run.hints.nccl_algo.empty() ? opt.nccl_algo : run.hints.nccl_algo;
+      mo.nccl_proto = run.hints.nccl_proto.empty() ? opt.nccl_proto : run.hints.nccl_proto;
       auto model = mc::Model::build(*j.spec, ver, mo);
       if (!model.ok()) { mo = {}; model = mc::Model::build(*j.spec, ver, mo); }
       if (model.ok()) {
@@ -146,6 +146,7 @@ std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const J
           jr.expected_busbw = p.busbw_gbps;
           jr.algo = std::string(mc::name(p.algo));
           jr.proto = std::string(mc::name(p.proto));
+          jr.nchannels = p.nchannels;
           // Bandwidth-bound sizes only: latency is at most a quarter of the predicted time.
           double lat = model->latency(*j.coll, p.algo, p.proto);
           bool bw_bound = p.time_us > 0 && (*j.coll == mc::Collective::AllToAll || *j.coll == mc::Collective::SendRecv ||

@@ -24,6 +24,7 @@ struct JudgedRow {
   std::optional<double> expected_busbw;
   std::optional<double> ratio;            // measured / expected
   std::string algo, proto;                // the model's pick for this size
+  int nchannels = 0;                      // channels NCCL launches for it
   bool counted = false;                   // used for the verdict (bandwidth-bound sizes)
   bool wrong = false;                     // #wrong > 0 (or old error column above tolerance)
 };
@@ -49,6 +50,9 @@ struct JudgeOptions {
   std::optional<model::cost::NcclVersion> version;    // --nccl; else the run's, else 2.27.7
   std::optional<model::cost::Collective> coll;        // --coll: when the output does not name its test
   double slow_below = 0.70;                           // ratio under which a run is slow
+  // NCCL_ALGO / NCCL_PROTO the run was made with (--algo/--proto, or a record's environment),
+  // used when the output does not carry NCCL's own "NCCL_ALGO set by environment" line.
+  std::string nccl_algo, nccl_proto;
 };
 
 // One judgement per run in the file.

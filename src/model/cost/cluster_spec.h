@@ -9,6 +9,11 @@ namespace ncdx::model::cost {
 
 enum class NicKind { IB, RoCE, EFA, Socket, Unknown };
 enum class CpuVendor { Intel, Amd, Other };
+// Where each GPU's NIC sits, as `nvidia-smi topo -m` shows the GPU-NIC cell: behind the GPU's
+// PCIe switch (PIX/PXB, HGX/DGX boards), behind the same CPU's root complex (PHB), or on the
+// other socket (SYS). NCCL routes SYS traffic over the inter-socket link and, with its default
+// NCCL_NET_GDR_LEVEL=PXB, uses GPUDirect RDMA only up to PXB.
+enum class NicPath { Pix, Pxb, Phb, Sys };
 
 struct ClusterSpec {
   int nodes = 1;
@@ -26,6 +31,7 @@ struct ClusterSpec {
   double nic_gbit = 0;              // line rate of one NIC port, Gb/s
   NicKind nic_kind = NicKind::Unknown;
   bool gdr = true;                  // GPUDirect RDMA usable (false: staged through host memory)
+  NicPath nic_path = NicPath::Pxb;  // GPU -> NIC path type
   CpuVendor cpu = CpuVendor::Intel;
   bool collnet = false;             // SHARP/CollNet plugin loaded and NCCL_COLLNET_ENABLE=1
   std::optional<bool> nvls;         // NVLink SHARP; unset = sm >= 90 with NVSwitch

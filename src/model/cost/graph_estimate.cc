@@ -82,16 +82,28 @@ Capacities capacities(const ClusterSpec& spec, double nvlink_gbps_per_link) {
   c.nics = std::max(spec.nics_per_node, spec.nodes > 1 ? 1 : 0);
   double nic = spec.nic_gbit / 8.0;  // NCCL: speed (Mb/s) / 8000 -> GB/s
   c.net_path = std::min(spec.pcie_gbps, nic > 0 ? nic : spec.pcie_gbps);
-  c.type_inter = spec.gdr ? PathType::PXB : PathType::PHB;
+  if (spec.nic_path == NicPath::Sys) {
+    // The GPU->NIC path crosses the inter-socket link (ncclTopoGetInterCpuBw, src/graph/topo.cc
+    // @v2.26.2-1): AMD_BW 16, Intel by model (BDW 6, SKL 10, SRP 22, ERP 40; we take SKL, the
+    // CPU model is not in the spec), ARM_BW 6.
+    double inter_cpu = spec.cpu == CpuVendor::Amd ? 16.0 : spec.cpu == CpuVendor::Intel ? 10.0 : 6.0;
+    c.net_path = std::min(c.net_path, inter_cpu);
+  }
+  // Without GPUDirect RDMA NCCL routes GPU<->NIC through the GPU's local CPU (paths.cc, "gdr == 0":
+  // addInterStep through the CPU), a PHB path at least.
+  static constexpr PathType kByNicPath[] = {PathType::PIX, PathType::PXB, PathType::PHB, PathType::SYS};
+  c.type_inter = kByNicPath[static_cast<int>(spec.nic_path)];
+  if (!spec.gdr && c.type_inter < PathType::PHB) c.type_inter = PathType::PHB;
   if (spec.nic_kind == NicKind::Socket) c.type_inter = PathType::SYS;
   return c;
 }
 
-Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap,
-                       const knowledge::NcclTuningFamily& tables, std::vector<std::string>& notes) {
+Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap, const knowledge::NcclTuningFamily& tables,
+                       int version_code, std::vector<std::string>& notes) {
   Graphs g{};
   const bool multi = spec.nodes > 1;
-  const auto& speeds = speed_array(multi ? tables.speed_inter : tables.speed_intra, spec.sm);
+  const auto arrays = tables.speeds_for(multi, version_code);
+  const auto& speeds = speed_array(arrays, spec.sm);
   const int n = static_cast<int>(speeds.size());
   Search s{spec, cap, tables.max_channels / 2, spec.nic_gbit / 8.0};
   if (s.nic_gbps <= 0) s.nic_gbps = cap.net_path;

@@ -25,7 +25,8 @@ struct Capacities {          // NCCL's planning bandwidths (GB/s), per GPU
 
 Capacities capacities(const ClusterSpec& spec, double nvlink_gbps_per_link);
 
-Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap,
-                       const knowledge::NcclTuningFamily& tables, std::vector<std::string>& notes);
+// `version_code` (NCCL_VERSION_CODE) picks the speed arrays of that release inside the family.
+Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap, const knowledge::NcclTuningFamily& tables,
+                       int version_code, std::vector<std::string>& notes);
 
 }  // namespace ncdx::model::cost

@@ -27,8 +27,9 @@ int log2i(long long x) {
   return l;
 }
 
-int comp_cap_index(int sm, Family f) {
-  if (sm >= 100 && f != Family::V2_14_18) return 3;
+int comp_cap_index(int sm, int code) {
+  // Blackwell rows exist from 2.25.1 (tuning.cc); before, sm100 takes the Hopper row.
+  if (sm >= 100 && code >= 22501) return 3;
   if (sm >= 90) return 2;
   if (sm >= 80) return 1;
   return 0;
@@ -45,7 +46,8 @@ struct ModelBuilder {
     const Family fam = m.version_.family();
     const int n = spec.nranks(), N = spec.nodes;
     const double ppn = static_cast<double>(n) / N;
-    const int cc = comp_cap_index(spec.sm, fam);
+    const int code = m.version_.code();
+    const int cc = comp_cap_index(spec.sm, code);
     const int i2 = N <= 2 ? N - 1 : 2;
     const int i1 = N == 1 ? std::min<int>(cc, static_cast<int>(t.ll_max_bws.size()) - 1) : (spec.cpu == CpuVendor::Amd ? 1 : 0);
     const double llMaxBw = t.ll_max_bws[i1][i2];
@@ -93,11 +95,13 @@ struct ModelBuilder {
 
           // Model refinements (tuning.cc:170-190 @v2.18.6-1, :266-300 @v2.27.7-1, :325-360 @v2.30.7-1).
           if (a == RING && p == LL) {
-            double f = fam == Family::V2_14_18 ? ((N > 1 || coll == AR || coll == REDUCE) ? 0.25 : 1.0 / 3.0) : 0.5;
+            // 1/4 (1/3 for single-node Bcast/AG/RS) until 2.20, a flat 0.5 from 2.21.5 (tuning.cc:180 @v2.21.5-1).
+            double f = code < 22100 ? ((N > 1 || coll == AR || coll == REDUCE) ? 0.25 : 1.0 / 3.0) : 0.5;
             busBw = std::min(llMaxBw, busBw * f);
           }
           if (a == RING && p == LL128) {
-            double f = (fam == Family::V2_14_18 && ppn < 2) ? 0.7 : 0.92;
+            // The ppn < 2 discount is gone from 2.23 (tuning.cc:179 @v2.22.3-1 still has it).
+            double f = (code < 22300 && ppn < 2) ? 0.7 : 0.92;
             busBw = std::min(busBw * f, g.nchannels * perChMaxRingLL128Bw);
           }
           if (a == TREE && (coll == AR || fam == Family::V2_14_18)) busBw = std::min(busBw * .92, g.nchannels * perChMaxTreeBw);
@@ -256,23 +260,24 @@ core::Result<Model> Model::build(const ClusterSpec& spec, const NcclVersion& ver
   if (spec.sm < 30 || spec.sm > 200) return core::Status::bad_input("spec: compute capability " + std::to_string(spec.sm) + " out of range (expected 30..200, e.g. 90 for sm_90)");
   auto tables = knowledge::nccl_tuning();
   if (!tables.ok()) return tables.status();
-  const auto& fam = (**tables)[static_cast<int>(version.family())];
+  const auto fam = (**tables)[static_cast<int>(version.family())].for_release(version.code());
   Model m;
   m.spec_ = spec;
   m.version_ = version;
   m.options_ = options;
   double per_link = spec.nvlink_gbps_per_link;
+  // NCCL's per-link rate of this release (nvlink_revisions in nccl_tuning.yaml: 22 before 2.18.1,
+  // SM90 20.0 before 2.20.3, SM100 40.0 before 2.27.5), else the GPU table's current value.
+  if (per_link <= 0) per_link = fam.nvlink_gbps(spec.sm, version.code());
   if (per_link <= 0) {
     auto gm = knowledge::gpu_models();
     if (gm.ok()) per_link = (*gm)->nccl_nvlink_gbps(spec.sm).value_or(20.0);
-    // SM90_NVLINK_BW was 20.0 before 2.20 (src/graph/topo.h @v2.19.4-1).
-    if (spec.sm >= 90 && spec.sm < 100 && version.code() < 22000) per_link = 20.0;
   }
   if (options.graphs) {
     m.graphs_ = *options.graphs;
   } else {
     auto cap = capacities(spec, per_link);
-    m.graphs_ = estimate_graphs(spec, cap, fam, m.notes_);
+    m.graphs_ = estimate_graphs(spec, cap, fam, version.code(), m.notes_);
   }
   ModelBuilder b{m, fam};
   b.channels_and_threads();

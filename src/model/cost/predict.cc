@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "knowledge/nccl_tuning.h"
+#include "model/cost/graph_estimate.h"
 #include "model/cost/predict.h"
 
 namespace ncdx::model::cost {
@@ -58,13 +59,16 @@ Prediction p2p_prediction(const Model& m, Collective coll, std::uint64_t bytes) 
   const int n = s.nranks(), gpn = s.gpus_per_node;
   double intra = gpn > 1 ? ring.bw_intra * ring.nchannels : 0;  // GB/s per GPU within the node
   double nic = s.nic_gbit / 8.0;
+  // One GPU's path to a NIC: PCIe and the NIC, and the inter-socket link when the NIC is on the
+  // other socket (graph_estimate.h capacities()).
+  const double net_path = capacities(s, 0).net_path;
   double per_gpu_net = s.nodes > 1 ? std::min(s.pcie_gbps, nic) * std::max(1, s.nics_per_node) / gpn : 0;
-  if (s.nodes > 1) per_gpu_net = std::min(per_gpu_net, s.pcie_gbps);
+  if (s.nodes > 1) per_gpu_net = std::min(per_gpu_net, net_path);
   double t_us;
   if (coll == Collective::SendRecv) {
     // sendrecv_perf: rank r sends to r+1; with several nodes the boundary ranks cross the net
     // through one NIC each, and the slowest pair sets the time.
-    double bw = s.nodes > 1 ? std::min(s.pcie_gbps, nic > 0 ? nic : s.pcie_gbps) : (gpn > 1 ? intra : 0);
+    double bw = s.nodes > 1 ? net_path : (gpn > 1 ? intra : 0);
     if (bw <= 0) { p.note = "one rank: no transfer"; return p; }
     t_us = (s.nodes > 1 ? 14.0 : 6.0) + static_cast<double>(bytes) / (1000.0 * bw);
   } else {

@@ -124,6 +124,13 @@ core::Result<ClusterSpec> parse_spec(std::string_view text) {
     } else if (key == "gdr") {
       gdr = yes_no(val);
       if (!gdr) return bad(item, "yes or no");
+    } else if (key == "nicpath") {
+      auto l = core::to_lower(val);
+      if (l == "pix") s.nic_path = NicPath::Pix;
+      else if (l == "pxb") s.nic_path = NicPath::Pxb;
+      else if (l == "phb" || l == "node") s.nic_path = NicPath::Phb;
+      else if (l == "sys") s.nic_path = NicPath::Sys;
+      else return bad(item, "the GPU-NIC path of nvidia-smi topo -m: PIX, PXB, PHB (or NODE) or SYS");
     } else if (key == "cpu") {
       auto l = core::to_lower(val);
       if (l == "intel") s.cpu = CpuVendor::Intel;
@@ -139,12 +146,14 @@ core::Result<ClusterSpec> parse_spec(std::string_view text) {
       if (!b) return bad(item, "yes or no");
       s.nvls = *b;
     } else {
-      return bad(item, "one of the keys nodes, gpus, gpu, sm, nvlink, nvswitch, pcie, p2p, nic, gdr, cpu, collnet, nvls");
+      return bad(item, "one of the keys nodes, gpus, gpu, sm, nvlink, nvswitch, pcie, p2p, nic, nicpath, gdr, cpu, collnet, nvls");
     }
   }
   s.nvswitch = nvswitch.value_or(s.nvlink_links >= 12 && s.gpus_per_node > 2);
   if (s.nvswitch && s.nvlink_links == 0) return core::Status::usage("--spec: nvswitch=yes needs nvlink=NV<k>");
-  s.gdr = gdr.value_or(s.nic_kind != NicKind::Socket);
+  // NCCL_NET_GDR_LEVEL defaults to PXB: a NIC behind the CPU (PHB) or the other socket (SYS)
+  // is used without GPUDirect RDMA unless gdr=yes says the level was raised.
+  s.gdr = gdr.value_or(s.nic_kind != NicKind::Socket && s.nic_path <= NicPath::Pxb);
   if (s.nodes > 1 && s.nics_per_node == 0)
     return core::Status::usage("--spec: nodes=" + std::to_string(s.nodes) + " needs nic=<count>x<rate>G[-kind] (e.g. nic=8x400G-IB)");
   return s;
@@ -165,6 +174,10 @@ std::string describe(const ClusterSpec& s) {
     out += buf;
     if (s.nic_kind != NicKind::Unknown) out += std::string("-") + kinds[static_cast<int>(s.nic_kind)];
     out += std::string(",gdr=") + (s.gdr ? "yes" : "no");
+  }
+  if (s.nic_path != NicPath::Pxb) {
+    static const char* paths[] = {"PIX", "PXB", "PHB", "SYS"};
+    out += std::string(",nicpath=") + paths[static_cast<int>(s.nic_path)];
   }
   if (s.cpu == CpuVendor::Amd) out += ",cpu=amd";
   if (s.collnet) out += ",collnet=yes";
