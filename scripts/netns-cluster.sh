@@ -30,7 +30,7 @@
 # OMPI_MCA_* variables in the environment reach the ranks (mpirun forwards them).
 set -uo pipefail
 
-skip() { echo "SKIP: $*" >&2; exit 77; }
+. "$(dirname "$0")/netns-lib.sh"
 die() { echo "netns-cluster: $*" >&2; exit 70; }
 
 [ "${1:-}" = run ] || { sed -n '2,35p' "$0" >&2; exit 64; }
@@ -42,8 +42,6 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do FAULTS+=("$1"); shift; done
 [ "${1:-}" = "--" ] && shift
 ARGS=("$@")
 
-[ "$(id -u)" -eq 0 ] || skip "needs root for network namespaces"
-command -v ip >/dev/null || skip "iproute2 (ip) is not installed"
 command -v mpirun >/dev/null || skip "mpirun (openmpi-bin) is not installed"
 NCDX="${NCDX:-$(pwd)/build/src/cli/ncdx}"
 [ -x "$NCDX" ] || die "no ncdx binary at $NCDX"
@@ -69,8 +67,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-ip netns add "${P}probe" 2>/dev/null || skip "cannot create network namespaces here (ip netns add failed)"
-ip netns del "${P}probe"
+netns_preflight "$P"
 
 rate_kbit() {  # "200mbit" → 200000
   case "$1" in
@@ -87,18 +84,9 @@ for i in $(seq 1 "$N"); do
   ns="${P}h$i"
   ip netns add "$ns" || die "netns $ns"
   ip -n "$ns" link set lo up
-  for kind in m d; do
-    # No GSO/TSO on the data links: a drop must cost one wire packet, not a 64 KB super-packet.
-    g=(); [ "$kind" = d ] && g=(gso_max_segs 1 gso_max_size 1500)
-    ip link add "${P}${kind}$i" "${g[@]}" type veth peer name "${kind}x$i" "${g[@]}" netns "$ns" || die "veth ${P}${kind}$i"
-    ip link set "${P}${kind}$i" master "${P}${kind}" up
-  done
-  ip -n "$ns" link set "mx$i" name mgmt0
-  ip -n "$ns" link set "dx$i" name data0
-  ip -n "$ns" addr add "198.18.0.$i/24" dev mgmt0
-  ip -n "$ns" addr add "198.19.0.$i/24" dev data0
-  ip -n "$ns" link set mgmt0 up
-  ip -n "$ns" link set data0 up
+  netns_link "$ns" "${P}m" "${P}m$i" mgmt0 "198.18.0.$i/24" || die "veth ${P}m$i"
+  # No GSO/TSO on the data links: a drop must cost one wire packet, not a 64 KB super-packet.
+  netns_link "$ns" "${P}d" "${P}d$i" data0 "198.19.0.$i/24" gso_max_segs 1 gso_max_size 1500 || die "veth ${P}d$i"
   # Shaping: egress of the node (data0) and egress towards it (the bridge-side veth).
   for dev in "data0@$ns" "${P}d$i@"; do
     d="${dev%@*}"; n="${dev#*@}"
