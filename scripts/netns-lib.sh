@@ -17,7 +17,7 @@ netns_preflight() {
 # renamed IFNAME there, with ADDR/PLEN, up. Returns non-zero on the first failing step.
 netns_link() {
   local ns="$1" br="$2" rootside="$3" ifname="$4" addr="$5"; shift 5
-  local tmp="t${rootside: -8}"  # temporary peer name, unique per link, under 15 characters
+  local tmp="t$rootside"  # temporary peer name in NS: unique there; callers keep ROOTSIDE under 15 characters
   ip link add "$rootside" "$@" type veth peer name "$tmp" "$@" netns "$ns" || return 1
   ip link set "$rootside" master "$br" up || return 1
   ip -n "$ns" link set "$tmp" name "$ifname" || return 1

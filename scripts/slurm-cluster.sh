@@ -20,7 +20,7 @@
 # netns-cluster.sh uses 198.18.0 and 198.19.0 inside its namespaces only), NCDX_KEEP=1 keeps
 # everything for debugging, NCDX_SLURM_CPUS (CPUs per node, default 2), NCDX_SLURM_WAIT (seconds
 # to wait for idle nodes, default 60). CMD sees SLURM_CONF, NCDX_SLURM_DIR (logs: $NCDX_SLURM_DIR/log)
-# and NCDX_SLURM_NODES (n1,...,nN).
+# (pid files: slurmd-nI.pid), NCDX_SLURM_NODES (n1,...,nN) and NCDX_SLURM_ADDRS (their eth0 addresses).
 set -uo pipefail
 
 . "$(dirname "$0")/netns-lib.sh"
@@ -91,14 +91,14 @@ ip addr add "$NET.254/24" dev "${P}b" && ip link set "${P}b" up || die "address 
 flock -u 9
 
 mkdir -p "$T/state" "$T/log" "$T/pmix" "$T/munge"
-NODES=""
+NODES="" ADDRS=""
 for i in $(seq 1 "$N"); do
   ns="${P}h$i"
   ip netns add "$ns" || die "netns $ns"
   ip -n "$ns" link set lo up
   netns_link "$ns" "${P}b" "${P}b$i" eth0 "$NET.$i/24" || die "veth ${P}b$i"
   mkdir -p "$T/spool/n$i" "$T/pmix-n$i"
-  NODES="${NODES:+$NODES,}n$i"
+  NODES="${NODES:+$NODES,}n$i" ADDRS="${ADDRS:+$ADDRS,}$NET.$i"
 done
 
 # A private munged on its own socket: a shared one started here would be stopped at the end
@@ -147,10 +147,17 @@ slurm_logs() { tail -n 5 "$T"/log/*.log 2>/dev/null | tr '\n' ' ' | cut -c1-600;
 slurmctld -f "$SLURM_CONF" || skip "slurmctld did not start: $(slurm_logs)"
 CTL_PID=$(cat "$T/slurmctld.pid" 2>/dev/null)
 for i in $(seq 1 "$N"); do
-  # nsenter --net, not ip netns exec (which remounts /sys); a private mount namespace gives
-  # each node its own PMIx client directory under the one configured path.
+  # nsenter --net, not ip netns exec: that mounts a fresh sysfs over /sys, which hides the cgroup
+  # mounts under /sys/fs/cgroup, and slurmd dies ("No filesystem mounted on /sys/fs/cgroup"). But
+  # the host's own sysfs shows the root namespace's interfaces (/sys/class/net), which is not what
+  # a node sees: so, in the node's private mount namespace, set the cgroup tree aside, mount this
+  # namespace's sysfs, and move the cgroup tree back onto it. The same mount namespace gives each
+  # node its own PMIx client directory under the one configured path.
+  mkdir -p "$T/cg-n$i"
   nsenter --net="/run/netns/${P}h$i" unshare --uts --mount --propagation private \
-    sh -c "hostname n$i && mount --bind '$T/pmix-n$i' '$T/pmix' && exec slurmd -f '$SLURM_CONF' -N n$i" ||
+    sh -c "hostname n$i && mount --rbind /sys/fs/cgroup '$T/cg-n$i' && mount -t sysfs sysfs /sys &&
+           mount --move '$T/cg-n$i' /sys/fs/cgroup && mount --bind '$T/pmix-n$i' '$T/pmix' &&
+           exec slurmd -f '$SLURM_CONF' -N n$i" ||
     skip "slurmd on n$i did not start: $(slurm_logs)"
 done
 
@@ -165,5 +172,5 @@ while :; do
 done
 echo "slurm-cluster: $N nodes idle after $(( SECONDS - t0 ))s (net $NET.0/24, slurmctld port $CTL_PORT)" >&2
 
-export NCDX_SLURM_DIR="$T" NCDX_SLURM_NODES="$NODES"
+export NCDX_SLURM_DIR="$T" NCDX_SLURM_NODES="$NODES" NCDX_SLURM_ADDRS="$ADDRS"
 "$@"

@@ -9,6 +9,11 @@
       per fault and launcher, with the confusion matrix. Exit 1 when under --min-*.
   faults.py run ...      produce then score (the CTest subset).
 
+Launchers: torchrun (plain, --tee, --log-dir), mpirun (--tag-output or plain) on this host, and
+srun (plain; srun-k: --kill-on-bad-exit=1 -l) across SRUN_NODES namespace hosts of a real Slurm
+cluster: produce re-runs itself under scripts/slurm-cluster.sh when srun runs are planned and no
+cluster is up (root; without Slurm those runs are skipped with the reason).
+
 Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank]; the class is
 right when it is the fault's class or one the log cannot tell apart from it (ACCEPT below, each
 with the reason). A straggler is slow, not broken: its right answer is class `none`.
@@ -51,6 +56,8 @@ TRUTH = {
 # Faults whose culprit rank is scored (a straggler has no failure to attribute).
 CULPRIT_SCORED = set(TRUTH) - {"straggler"}
 LAUNCHERS = ("torchrun", "torchrun-tee", "torchrun-logdir", "mpirun", "mpirun-plain")
+SRUN_LAUNCHERS = ("srun", "srun-k")  # not in the default set: they need root and Slurm (--launchers)
+SRUN_NODES = 2
 DEBUG_DETAIL = {"wrong_collective", "wrong_shape", "wrong_dtype"}
 
 
@@ -122,6 +129,13 @@ def launch_cmd(py, r, run_dir, port):
         return torchrun + ["--log-dir", os.path.join(run_dir, "logdir"), "--tee", "3", JOB]
     if r["launcher"] == "torchrun-logdir":
         return torchrun + ["--log-dir", os.path.join(run_dir, "logdir"), "--redirects", "3", JOB]
+    if r["launcher"] in SRUN_LAUNCHERS:
+        # The ranks spread over the nodes in block order (srun's default distribution).
+        srun = ["srun", "-N", str(min(SRUN_NODES, r["world_size"])), "-n", n, "--job-name", "train",
+                "--overcommit"]  # more ranks than the nodes' configured CPUs
+        if r["launcher"] == "srun-k":
+            srun += ["--kill-on-bad-exit=1", "-l"]
+        return srun + [py, JOB]
     mpi = ["mpirun", "-np", n, "--oversubscribe", "--bind-to", "none"]
     if r["launcher"] == "mpirun":
         mpi.append("--tag-output")
@@ -130,6 +144,19 @@ def launch_cmd(py, r, run_dir, port):
               "NCDX_FR_DIR", "TORCH_FR_BUFFER_SIZE"):
         mpi += ["-x", v]
     return mpi + [py, JOB]
+
+
+def slurm_mounts(cmd, mnt):
+    """The mount commands for a tmpfs at mnt as the srun ranks see it: each Slurm node's slurmd
+    runs in a private mount namespace (scripts/slurm-cluster.sh), so a mount made here would not
+    reach its ranks; enter each slurmd's mount namespace instead."""
+    d = os.environ["NCDX_SLURM_DIR"]
+    out = []
+    for node in os.environ["NCDX_SLURM_NODES"].split(","):
+        with open(os.path.join(d, f"slurmd-{node}.pid")) as f:
+            pid = f.read().strip()
+        out.append(["nsenter", "-t", pid, "-m"] + cmd + [mnt])
+    return out
 
 
 def produce_one(py, r, out_dir, host, resume=False, fr=False):
@@ -143,14 +170,24 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
     os.makedirs(run_dir)
     rng = random.Random(f'{r["seed"]}-{r["id"]}')
     port = free_port_pair(rng)
+    srun = r["launcher"] in SRUN_LAUNCHERS
     truth = dict(r, host=host, klass=TRUTH[r["fault"]][0], accept=sorted(TRUTH[r["fault"]][1]),
                  master_port=port, skipped=None)
-    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), NCDX_FAULT=r["fault"],
+    master = "127.0.0.1"
+    if srun:
+        if not os.environ.get("NCDX_SLURM_ADDRS"):
+            truth["skipped"] = "no Slurm cluster (scripts/slurm-cluster.sh) around this run"
+        else:
+            master = os.environ["NCDX_SLURM_ADDRS"].split(",")[0]  # the first node: rank 0 is there
+            truth["host"] = "n1"  # the node of rank 0, as srun's lines name it
+    env = dict(os.environ, MASTER_ADDR=master, MASTER_PORT=str(port), NCDX_FAULT=r["fault"],
                NCDX_FAULT_RANK=str(r["rank"]), NCDX_FAULT_STEP=str(r["step"]), NCDX_STEPS=str(r["steps"]),
                NCDX_TIMEOUT_S=str(r["timeout_s"]), OMP_NUM_THREADS="1", NCDX_CKPT_DIR="",
                OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo", OMPI_MCA_oob_tcp_if_include="lo",
                PYTHONUNBUFFERED="1", NCDX_SYNC_DIR=os.path.join(run_dir, "sync"))
+    if srun:  # gloo binds to what the hostname resolves to (nothing, for n1..nN): name the NIC
+        env["GLOO_SOCKET_IFNAME"] = "eth0"
     os.makedirs(env["NCDX_SYNC_DIR"])
     # --fr: the ranks whose collective fails write their Flight Recorder buffer (job.py).
     env["NCDX_FR_DIR"] = os.path.join(run_dir, "fr") if fr else ""
@@ -163,8 +200,10 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
     if r["fault"] == "disk_full":
         mnt = os.path.join(run_dir, "ckpt")
         os.makedirs(mnt)
-        ok = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
-                                                  capture_output=True).returncode == 0
+        mounts = [["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt]]
+        if srun and not truth["skipped"]:
+            mounts = slurm_mounts(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs"], mnt)
+        ok = os.geteuid() == 0 and all(subprocess.run(m, capture_output=True).returncode == 0 for m in mounts)
         if not ok:
             truth["skipped"] = "a tiny tmpfs needs root (mount -t tmpfs)"
             mnt = None
@@ -189,7 +228,8 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
     truth["rc"] = rc
     truth["wall_s"] = round(time.time() - t0, 1)
     if mnt:
-        subprocess.run(["umount", "-l", mnt], capture_output=True)
+        for m in slurm_mounts(["umount", "-l"], mnt) if srun else [["umount", "-l", mnt]]:
+            subprocess.run(m, capture_output=True)
     with open(os.path.join(run_dir, "run.json"), "w") as f:
         json.dump({"cmd": cmd, "rc": rc, "wall_s": truth["wall_s"], "wall_timeout": truth.get("wall_timeout", False)},
                   f, indent=1)
@@ -197,16 +237,33 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
 
 
 def produce(args):
+    if shutil.which("mpirun") is None:
+        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
+    launchers = args.launchers.split(",") if args.launchers else None
+    for l in launchers or ():
+        if l not in LAUNCHERS + SRUN_LAUNCHERS:
+            print(f"faults.py: unknown launcher {l}", file=sys.stderr)
+            return 64
+    if set(launchers or ()) & set(SRUN_LAUNCHERS) and not os.environ.get("NCDX_SLURM_ADDRS"):
+        # Bring the Slurm cluster up around this same command; it goes away when produce ends.
+        script = os.path.join(HERE, "..", "..", "scripts", "slurm-cluster.sh")
+        nodes = str(max(SRUN_NODES, 2))
+        rc = subprocess.run(["bash", script, "run", nodes, "--", sys.executable, os.path.abspath(__file__),
+                             "produce"] + sys.argv[2:]).returncode
+        if rc == 77:
+            print("note: no Slurm cluster here; srun launches skipped", file=sys.stderr)
+            launchers = [l for l in launchers if l not in SRUN_LAUNCHERS]
+            if not launchers:
+                return 77
+        else:
+            return rc
     py = torch_python()
     if not py:
         print("SKIP: no PyTorch venv (run scripts/torch-venv.sh); the fault bench needs real torch", file=sys.stderr)
         return 77
-    if shutil.which("mpirun") is None:
-        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
     runs = plan(args.runs, args.seed, args.max_world, args.quick,
-                args.faults.split(",") if args.faults else None,
-                args.launchers.split(",") if args.launchers else None)
+                args.faults.split(",") if args.faults else None, launchers)
     if shutil.which("mpirun") is None:
         runs = [r for r in runs if not r["launcher"].startswith("mpirun")]
     host = socket.gethostname()
