@@ -43,11 +43,14 @@ def main():
     ranks = 2 * per_node
     want_nodes = [("n1", list(range(per_node))), ("n2", list(range(per_node, ranks)))]
     got_nodes = [(n["host"], n["ranks"]) for n in doc["nodes"]]
-    print("launcher:", doc["launcher"], doc.get("launched_by"), "ranks:", doc["ranks"], "nodes:", got_nodes)
+    print("launcher:", doc["launcher"], doc.get("launched_by"), "step:", doc.get("slurm_step"), "ranks:", doc["ranks"],
+          "nodes:", got_nodes)
     if doc["ranks"] != ranks:
         return fail(f"ranks {doc['ranks']}, expected {ranks}", p)
     if doc.get("launched_by") != "slurm":
         return fail(f"launched_by {doc.get('launched_by')!r}, expected 'slurm' (SLURM_* in the ranks' env)", p)
+    if not re.fullmatch(r"\d+\.0", doc.get("slurm_step") or ""):
+        return fail(f"slurm_step {doc.get('slurm_step')!r}, expected JOBID.0 (the first step of the job)", p)
     if got_nodes != want_nodes:
         return fail(f"nodes {got_nodes}, expected {want_nodes}", p)
     net = doc["network"]

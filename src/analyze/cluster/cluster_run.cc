@@ -5,6 +5,7 @@
 
 #include "analyze/doctor/facts.h"
 #include "cluster/mpi/comm.h"
+#include "cluster/rank_env.h"
 #include "core/json.h"
 #include "knowledge/doctor_fixes.h"
 
@@ -76,6 +77,10 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
   run.rank = comm.rank();
   run.size = comm.size();
   run.launcher = comm.launcher();
+  if (run.rank == 0) {
+    run.launched_by = cluster::detect_rank().source;
+    run.slurm_step = cluster::slurm_step();
+  }
   std::string host = mine.os.hostname.value_or("rank" + std::to_string(run.rank));
   // Nodes = distinct hostnames, in order of their lowest rank; that rank speaks for the node.
   auto hosts = comm.allgather(host);
