@@ -19,7 +19,8 @@
 # (the /24 as three octets, default: the first free 198.18.128-247 subnet in the root namespace;
 # netns-cluster.sh uses 198.18.0 and 198.19.0 inside its namespaces only), NCDX_KEEP=1 keeps
 # everything for debugging, NCDX_SLURM_CPUS (CPUs per node, default 2), NCDX_SLURM_WAIT (seconds
-# to wait for idle nodes, default 60). CMD sees SLURM_CONF, NCDX_SLURM_DIR (logs: $NCDX_SLURM_DIR/log)
+# to wait for idle nodes, default 60), NCDX_SLURM_HOSTNAMES (comma list: the nodes' UTS hostnames,
+# default their Slurm names n1..nN; e.g. "dup,dup" clones one hostname onto two nodes). CMD sees SLURM_CONF, NCDX_SLURM_DIR (logs: $NCDX_SLURM_DIR/log)
 # (pid files: slurmd-nI.pid), NCDX_SLURM_NODES (n1,...,nN) and NCDX_SLURM_ADDRS (their eth0 addresses).
 set -uo pipefail
 
@@ -110,6 +111,7 @@ runuser -u munge -- munged --socket="$T/munge/socket" --pid-file="$T/munge/munge
 MUNGE_PID=$(cat "$T/munge/munged.pid" 2>/dev/null)
 
 CPUS="${NCDX_SLURM_CPUS:-2}"
+IFS=, read -r -a UTS <<<"${NCDX_SLURM_HOSTNAMES:-}"
 cat > "$T/slurm.conf" <<EOF
 ClusterName=ncdx$$
 SlurmctldHost=$(hostname -s)($NET.254)
@@ -155,7 +157,7 @@ for i in $(seq 1 "$N"); do
   # node its own PMIx client directory under the one configured path.
   mkdir -p "$T/cg-n$i"
   nsenter --net="/run/netns/${P}h$i" unshare --uts --mount --propagation private \
-    sh -c "hostname n$i && mount --rbind /sys/fs/cgroup '$T/cg-n$i' && mount -t sysfs sysfs /sys &&
+    sh -c "hostname ${UTS[$((i - 1))]:-n$i} && mount --rbind /sys/fs/cgroup '$T/cg-n$i' && mount -t sysfs sysfs /sys &&
            mount --move '$T/cg-n$i' /sys/fs/cgroup && mount --bind '$T/pmix-n$i' '$T/pmix' &&
            exec slurmd -f '$SLURM_CONF' -N n$i" ||
     skip "slurmd on n$i did not start: $(slurm_logs)"

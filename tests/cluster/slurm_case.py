@@ -2,12 +2,14 @@
 """`srun --mpi=pmix ncdx doctor --cluster` on a real two-node Slurm cluster of namespace hosts
 (scripts/slurm-cluster.sh), issue #14.
 
-usage: slurm_case.py NCDX SOURCE_DIR TASKS_PER_NODE
+usage: slurm_case.py NCDX SOURCE_DIR TASKS_PER_NODE [dup]
 
 Checks the report rank 0 printed: valid against docs/schema/cluster.schema.json, launched by
 Slurm, 2 nodes named n1 and n2 holding ranks in srun's block order (n1: 0..k-1, n2: k..2k-1),
 the network matrix between n1 and n2 on their eth0 addresses with a latency and a bandwidth both
 ways, and an exit code of 0 (two identical namespace hosts: nothing may deviate).
+With "dup" both nodes get the hostname "dup" (cloned machines): they must stay two nodes, labelled
+dup@n1 and dup@n2 by their Slurm names, with host.unique FAILing on both and exit code 2.
 Exit 77 (CTest SKIP) with the reason when Slurm or namespaces cannot run here."""
 import json
 import os
@@ -27,7 +29,11 @@ def fail(msg, p=None):
 
 def main():
     ncdx, src, per_node = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    dup = sys.argv[4:] == ["dup"]
     env = dict(os.environ, NCDX_NS_PREFIX=f"nss{os.getpid() % 100000}", LC_ALL="C")
+    if dup:
+        env["NCDX_SLURM_HOSTNAMES"] = "dup,dup"
+    names = ["dup@n1", "dup@n2"] if dup else ["n1", "n2"]
     cmd = ["bash", os.path.join(src, "scripts/slurm-cluster.sh"), "run", "2", "--",
            "srun", "-N2", f"--ntasks-per-node={per_node}", "--mpi=pmix", "--kill-on-bad-exit=1",
            ncdx, "doctor", "--cluster", "--quick", "--json", "--no-timestamps", "--pair-budget", "4"]
@@ -41,7 +47,7 @@ def main():
         return fail("no single JSON document on stdout (only rank 0 may print)", p)
     jsonschema.validate(doc, json.load(open(os.path.join(src, "docs/schema/cluster.schema.json"))))
     ranks = 2 * per_node
-    want_nodes = [("n1", list(range(per_node))), ("n2", list(range(per_node, ranks)))]
+    want_nodes = [(names[0], list(range(per_node))), (names[1], list(range(per_node, ranks)))]
     got_nodes = [(n["host"], n["ranks"]) for n in doc["nodes"]]
     print("launcher:", doc["launcher"], doc.get("launched_by"), "step:", doc.get("slurm_step"), "ranks:", doc["ranks"],
           "nodes:", got_nodes)
@@ -59,7 +65,7 @@ def main():
     print("hosts:", net["hosts"], "ifaces:", net["ifaces"], "addrs:", net["addrs"])
     print("latency_us:", net["latency_us"])
     print("bandwidth_gbps:", net["bandwidth_gbps"])
-    if net["hosts"] != ["n1", "n2"]:
+    if net["hosts"] != names:
         return fail(f"matrix hosts {net['hosts']}", p)
     if net["ifaces"] != ["eth0", "eth0"]:
         return fail(f"interfaces {net['ifaces']}: each namespace host has only lo and eth0", p)
@@ -75,8 +81,14 @@ def main():
                 return fail(f"{name}[{i}][{j}] = {mat[i][j]}: no measurement", p)
     if net["status"][0][1] != "ok":
         return fail(f"pair status {net['status']}", p)
+    dev = [(c["id"], c["deviating"]) for c in doc["consistency"] if c["deviating"]]
+    if dup:
+        if dev != [("host.unique", names)] or p.returncode != 2 or doc["exit_code"] != 2:
+            return fail(f"exit {p.returncode} (report {doc['exit_code']}), deviating {dev}: expected exit 2 and "
+                        f"host.unique naming {names} only", p)
+        print(f"ok: cloned hostname on two Slurm nodes: {names} named by host.unique, exit 2")
+        return 0
     if p.returncode != 0 or doc["exit_code"] != 0:
-        dev = [(c["id"], c["deviating"]) for c in doc["consistency"] if c["deviating"]]
         return fail(f"exit {p.returncode} (report {doc['exit_code']}) on two identical hosts; "
                     f"outliers {net['outliers']}, deviating {dev}", p)
     print(f"ok: srun --mpi=pmix, {ranks} ranks on n1/n2, matrix measured")

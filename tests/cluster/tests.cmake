@@ -42,11 +42,15 @@ else()
   # A real two-node Slurm cluster of namespace hosts (scripts/slurm-cluster.sh: munged, slurmctld,
   # one slurmd per host): `srun --mpi=pmix ncdx doctor --cluster` with one and with two ranks per
   # node (ranks 0,1 on n1 and 2,3 on n2 are two nodes). SKIP (77) with the reason without Slurm.
-  foreach(per_node 1 2)
-    add_test(NAME cluster.slurm.srun-pmix-${per_node}pn
+  # dup: both nodes carry one hostname (cloned machines); Slurm's node names keep them apart.
+  foreach(case "1pn|1" "2pn|2" "duphost|1|dup")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(REMOVE_AT parts 0)
+    add_test(NAME cluster.slurm.srun-pmix-${name}
              COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/slurm_case.py $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR}
-                     ${per_node})
-    set_tests_properties(cluster.slurm.srun-pmix-${per_node}pn PROPERTIES LABELS "cluster;netns;slurm"
+                     ${parts})
+    set_tests_properties(cluster.slurm.srun-pmix-${name} PROPERTIES LABELS "cluster;netns;slurm"
                          SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK netns-cluster)
   endforeach()
 endif()
