@@ -108,6 +108,11 @@ std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts
   return w;
 }
 
+std::vector<std::string> hosts_of_ranks(const std::set<int>& rs, const ScanResult& scan,
+                                        const std::map<int, ProcessFacts>& ranks) {
+  return hosts_of(rs, scan, ranks);
+}
+
 void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, const knowledge::SignatureSet& sigs,
                      const std::map<int, ProcessFacts>& ranks) {
   if (all.empty() || all.front().finding.severity < core::Severity::warn) return;

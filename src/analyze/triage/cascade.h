@@ -34,4 +34,10 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
 // to exist cannot be called silent.
 std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks);
 
+// The hosts of these ranks: the host their own lines carry, else the node the launcher reported
+// the rank on (torchrun's "host :", srun's "srun: error: n2: task 3: ..."); torchrun's "localhost"
+// left out.
+std::vector<std::string> hosts_of_ranks(const std::set<int>& rs, const ScanResult& scan,
+                                        const std::map<int, ProcessFacts>& ranks);
+
 }  // namespace ncdx::analyze

@@ -333,6 +333,10 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
         }
     out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
   }
+  // Ranks but no host (a Python error's lines carry no hostname): where the launcher ran them.
+  if (!out.verdict.culprit.ranks.empty() && out.verdict.culprit.hosts.empty())
+    out.verdict.culprit.hosts = hosts_of_ranks({out.verdict.culprit.ranks.begin(), out.verdict.culprit.ranks.end()},
+                                               scan, out.ranks);
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;
 }
