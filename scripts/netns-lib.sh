@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by scripts/netns-cluster.sh (hosts under mpirun) and scripts/slurm-cluster.sh (hosts
 # under Slurm): the parts both build the same way. Not meant to be run on its own.
 
@@ -27,12 +28,12 @@ netns_link() {
 
 # Ends every process living in namespace NS (TERM, then KILL after ~3 s), then deletes NS.
 netns_kill_and_del() {
-  local ns="$1" pids t
+  local ns="$1" pids
   pids=$(ip netns pids "$ns" 2>/dev/null)
   if [ -n "$pids" ]; then
     # shellcheck disable=SC2086
     kill $pids 2>/dev/null
-    for t in 1 2 3 4 5 6; do
+    for _ in 1 2 3 4 5 6; do
       pids=$(ip netns pids "$ns" 2>/dev/null); [ -z "$pids" ] && break
       sleep 0.5
     done
