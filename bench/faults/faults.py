@@ -20,6 +20,10 @@ rank). MASTER_ADDR is host 1's name, gloo uses the data links (GLOO_SOCKET_IFNAM
 netns launchers have the fault `link_drop` (nftables drops all of the victim host's data0 traffic at
 a random step) and a victim host in the ground truth; the score then also gives culprit-host exact.
 
+And srun (plain; srun-k: --kill-on-bad-exit=1 -l) across SRUN_NODES namespace hosts of a real Slurm
+cluster: produce re-runs itself under scripts/slurm-cluster.sh when srun runs are planned and no
+cluster is up (root; without Slurm those runs are skipped with the reason).
+
 Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank] (truth
 "culprit_ranks" where a fault takes more: a dropped link, all ranks of its host); the class is
 right when it is the fault's class or one the log cannot tell apart from it (ACCEPT below, each
@@ -74,6 +78,8 @@ LAUNCHERS = ("torchrun", "torchrun-tee", "torchrun-logdir", "mpirun", "mpirun-pl
 NETNS_LAUNCHERS = ("mpirun-netns", "torchrun-netns")
 NETNS_ONLY = {"link_drop"}  # faults that need hosts of their own
 NETNS = os.path.join(HERE, "..", "..", "scripts", "netns-hosts.sh")
+SRUN_LAUNCHERS = ("srun", "srun-k")  # not in the default set: they need root and Slurm (--launchers)
+SRUN_NODES = 2
 DEBUG_DETAIL = {"wrong_collective", "wrong_shape", "wrong_dtype"}
 
 
@@ -286,12 +292,32 @@ def launch_cmd(py, r, run_dir, port):
         return torchrun + ["--log-dir", os.path.join(run_dir, "logdir"), "--tee", "3", JOB]
     if r["launcher"] == "torchrun-logdir":
         return torchrun + ["--log-dir", os.path.join(run_dir, "logdir"), "--redirects", "3", JOB]
+    if r["launcher"] in SRUN_LAUNCHERS:
+        # The ranks spread over the nodes in block order (srun's default distribution).
+        srun = ["srun", "-N", str(min(SRUN_NODES, r["world_size"])), "-n", n, "--job-name", "train",
+                "--overcommit"]  # more ranks than the nodes' configured CPUs
+        if r["launcher"] == "srun-k":
+            srun += ["--kill-on-bad-exit=1", "-l"]
+        return srun + [py, JOB]
     mpi = ["mpirun", "-np", n, "--oversubscribe", "--bind-to", "none"]
     if r["launcher"] == "mpirun":
         mpi.append("--tag-output")
     for v in FORWARD:
         mpi += ["-x", v]
     return mpi + [py, JOB]
+
+
+def slurm_mounts(cmd, mnt):
+    """The mount commands for a tmpfs at mnt as the srun ranks see it: each Slurm node's slurmd
+    runs in a private mount namespace (scripts/slurm-cluster.sh), so a mount made here would not
+    reach its ranks; enter each slurmd's mount namespace instead."""
+    d = os.environ["NCDX_SLURM_DIR"]
+    out = []
+    for node in os.environ["NCDX_SLURM_NODES"].split(","):
+        with open(os.path.join(d, f"slurmd-{node}.pid")) as f:
+            pid = f.read().strip()
+        out.append(["nsenter", "-t", pid, "-m"] + cmd + [mnt])
+    return out
 
 
 def produce_one(py, r, out_dir, host, resume=False, fr=False):
@@ -305,6 +331,7 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
     os.makedirs(run_dir)
     rng = random.Random(f'{r["seed"]}-{r["id"]}')
     port = free_port_pair(rng)
+    srun = r["launcher"] in SRUN_LAUNCHERS
     truth = dict(r, host=host, klass=TRUTH[r["fault"]][0], accept=sorted(TRUTH[r["fault"]][1]),
                  master_port=port, skipped=None)
     hosts = Hosts(r) if r["launcher"] in NETNS_LAUNCHERS else None
@@ -315,12 +342,21 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
                      host_addrs={h: [f"198.18.0.{i + 1}", f"198.19.0.{i + 1}"] for i, h in enumerate(hosts.names)})
         truth["culprit_ranks"] = ([q for q, hq in enumerate(r["host_of_rank"]) if hq == v]
                                   if r["fault"] in NETNS_ONLY else [r["rank"]])
-    env = dict(os.environ, MASTER_ADDR="127.0.0.1", MASTER_PORT=str(port), NCDX_FAULT=r["fault"],
+    master = "127.0.0.1"
+    if srun:
+        if not os.environ.get("NCDX_SLURM_ADDRS"):
+            truth["skipped"] = "no Slurm cluster (scripts/slurm-cluster.sh) around this run"
+        else:
+            master = os.environ["NCDX_SLURM_ADDRS"].split(",")[0]  # the first node: rank 0 is there
+            truth["host"] = "n1"  # the node of rank 0, as srun's lines name it
+    env = dict(os.environ, MASTER_ADDR=master, MASTER_PORT=str(port), NCDX_FAULT=r["fault"],
                NCDX_FAULT_RANK=str(r["rank"]), NCDX_FAULT_STEP=str(r["step"]), NCDX_STEPS=str(r["steps"]),
                NCDX_TIMEOUT_S=str(r["timeout_s"]), OMP_NUM_THREADS="1", NCDX_CKPT_DIR="",
                OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1",
                OMPI_MCA_btl="self,tcp", OMPI_MCA_btl_tcp_if_include="lo", OMPI_MCA_oob_tcp_if_include="lo",
                PYTHONUNBUFFERED="1", NCDX_SYNC_DIR=os.path.join(run_dir, "sync"))
+    if srun:  # gloo binds to what the hostname resolves to (nothing, for n1..nN): name the NIC
+        env["GLOO_SOCKET_IFNAME"] = "eth0"
     os.makedirs(env["NCDX_SYNC_DIR"])
     # --fr: the ranks whose collective fails write their Flight Recorder buffer (job.py).
     env["NCDX_FR_DIR"] = os.path.join(run_dir, "fr") if fr else ""
@@ -337,8 +373,10 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
     if r["fault"] == "disk_full":
         mnt = os.path.join(run_dir, "ckpt")
         os.makedirs(mnt)
-        ok = os.geteuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt],
-                                                  capture_output=True).returncode == 0
+        mounts = [["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", mnt]]
+        if srun and not truth["skipped"]:
+            mounts = slurm_mounts(["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs"], mnt)
+        ok = os.geteuid() == 0 and all(subprocess.run(m, capture_output=True).returncode == 0 for m in mounts)
         if not ok:
             truth["skipped"] = "a tiny tmpfs needs root (mount -t tmpfs)"
             mnt = None
@@ -370,7 +408,8 @@ def produce_one(py, r, out_dir, host, resume=False, fr=False):
     truth["rc"] = rc
     truth["wall_s"] = round(time.time() - t0, 1)
     if mnt:
-        subprocess.run(["umount", "-l", mnt], capture_output=True)
+        for m in slurm_mounts(["umount", "-l"], mnt) if srun else [["umount", "-l", mnt]]:
+            subprocess.run(m, capture_output=True)
     with open(os.path.join(run_dir, "run.json"), "w") as f:
         json.dump(dict({"cmd": cmd, "rc": rc, "wall_s": truth["wall_s"], "wall_timeout": truth.get("wall_timeout", False)},
                        **events), f, indent=1)
@@ -451,10 +490,13 @@ def run_netns(py, r, run_dir, env, hosts):
 
 
 def produce(args):
+    if shutil.which("mpirun") is None:
+        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
     launchers = args.launchers.split(",") if args.launchers else LAUNCHERS
+    known = LAUNCHERS + NETNS_LAUNCHERS + SRUN_LAUNCHERS
     for x in launchers:
-        if x not in LAUNCHERS + NETNS_LAUNCHERS:
-            print(f"faults.py: unknown launcher '{x}' (known: {', '.join(LAUNCHERS + NETNS_LAUNCHERS)})", file=sys.stderr)
+        if x not in known:
+            print(f"faults.py: unknown launcher '{x}' (known: {', '.join(known)})", file=sys.stderr)
             return 64
     if any(x in NETNS_LAUNCHERS for x in launchers):
         why = netns_unavailable()
@@ -464,12 +506,23 @@ def produce(args):
         if why:
             print(f"note: {why}; netns launches skipped", file=sys.stderr)
             launchers = [x for x in launchers if x not in NETNS_LAUNCHERS]
+    if set(launchers) & set(SRUN_LAUNCHERS) and not os.environ.get("NCDX_SLURM_ADDRS"):
+        # Bring the Slurm cluster up around this same command; it goes away when produce ends.
+        script = os.path.join(HERE, "..", "..", "scripts", "slurm-cluster.sh")
+        nodes = str(max(SRUN_NODES, 2))
+        rc = subprocess.run(["bash", script, "run", nodes, "--", sys.executable, os.path.abspath(__file__),
+                             "produce"] + sys.argv[2:]).returncode
+        if rc == 77:
+            print("note: no Slurm cluster here; srun launches skipped", file=sys.stderr)
+            launchers = [x for x in launchers if x not in SRUN_LAUNCHERS]
+            if not launchers:
+                return 77
+        else:
+            return rc
     py = torch_python()
     if not py:
         print("SKIP: no PyTorch venv (run scripts/torch-venv.sh); the fault bench needs real torch", file=sys.stderr)
         return 77
-    if shutil.which("mpirun") is None:
-        print("note: no mpirun; mpirun launches skipped", file=sys.stderr)
     os.makedirs(args.out, exist_ok=True)
     runs = plan(args.runs, args.seed, args.max_world, args.quick,
                 args.faults.split(",") if args.faults else None, launchers)

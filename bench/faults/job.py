@@ -1,7 +1,7 @@
 """A small data-parallel PyTorch job (gloo, CPU) with one injected fault, for the triage fault bench.
 
-Launched by torchrun (RANK/WORLD_SIZE) or mpirun (OMPI_COMM_WORLD_RANK/SIZE, store at
-MASTER_ADDR/MASTER_PORT). The fault comes from the environment:
+Launched by torchrun (RANK/WORLD_SIZE), mpirun (OMPI_COMM_WORLD_RANK/SIZE) or srun
+(SLURM_PROCID/SLURM_NTASKS); the store at MASTER_ADDR/MASTER_PORT. The fault comes from the environment:
   NCDX_FAULT       fault name (see FAULTS below; "none" = healthy run)
   NCDX_FAULT_RANK  the rank that misbehaves
   NCDX_FAULT_STEP  the step at which it does
@@ -39,8 +39,8 @@ def env_int(name, default):
 
 
 def main():
-    rank = env_int("RANK", env_int("OMPI_COMM_WORLD_RANK", 0))
-    world = env_int("WORLD_SIZE", env_int("OMPI_COMM_WORLD_SIZE", 1))
+    rank = env_int("RANK", env_int("OMPI_COMM_WORLD_RANK", env_int("SLURM_PROCID", 0)))
+    world = env_int("WORLD_SIZE", env_int("OMPI_COMM_WORLD_SIZE", env_int("SLURM_NTASKS", 1)))
     fault = os.environ.get("NCDX_FAULT", "none")
     frank = env_int("NCDX_FAULT_RANK", -1)
     fstep = env_int("NCDX_FAULT_STEP", 2)

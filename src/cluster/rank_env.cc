@@ -7,13 +7,17 @@
 
 namespace ncdx::cluster {
 namespace {
-std::optional<int> get_int(const std::map<std::string, std::string>* env, const char* name) {
-  std::optional<std::string> v;
+std::optional<std::string> get(const std::map<std::string, std::string>* env, const char* name) {
   if (env) {
-    if (auto it = env->find(name); it != env->end()) v = it->second;
+    if (auto it = env->find(name); it != env->end()) return it->second;
   } else if (const char* p = std::getenv(name)) {
-    v = p;
+    return p;
   }
+  return std::nullopt;
+}
+
+std::optional<int> get_int(const std::map<std::string, std::string>* env, const char* name) {
+  auto v = get(env, name);
   if (!v) return std::nullopt;
   auto n = core::parse_int(*v);
   if (!n || *n < 0 || *n > 1'000'000) return std::nullopt;
@@ -45,6 +49,12 @@ RankInfo detect_rank(const std::map<std::string, std::string>* env) {
     }
   }
   return info;
+}
+
+std::string slurm_step(const std::map<std::string, std::string>* env) {
+  auto job = get_int(env, "SLURM_JOB_ID"), step = get_int(env, "SLURM_STEP_ID");
+  if (!job || !step) return {};
+  return std::to_string(*job) + "." + std::to_string(*step);
 }
 
 }  // namespace ncdx::cluster

@@ -18,4 +18,8 @@ struct RankInfo {
 // env lookups go through a function so tests can pass a map instead of the process env.
 RankInfo detect_rank(const std::map<std::string, std::string>* env = nullptr);
 
+// "JOBID.STEPID" of the Slurm step this process is a task of (SLURM_JOB_ID, SLURM_STEP_ID as
+// srun sets them), or "" outside srun.
+std::string slurm_step(const std::map<std::string, std::string>* env = nullptr);
+
 }  // namespace ncdx::cluster

@@ -1,6 +1,7 @@
 # Cluster mode (issue #14). Flag checks and --plan run everywhere; `--cluster` without MPI must
 # exit 64; the namespace cases run real mpirun across network-namespace hosts
-# (scripts/netns-cluster.sh, root) and report SKIP (exit 77) with the reason where they cannot.
+# (scripts/netns-cluster.sh, root) or real srun on a Slurm cluster of such hosts
+# (scripts/slurm-cluster.sh) and report SKIP (exit 77) with the reason where they cannot.
 get_property(_mpi GLOBAL PROPERTY NCDX_MPI_BUILT)
 # Exit code, schema and the one-line reason (no goldens: the plan's numbers are model output).
 ncdx_golden(cluster plan-8 0 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/cluster-plan.schema.json
@@ -37,5 +38,19 @@ else()
                      ${n} ${expect} ${faults})
     set_tests_properties(cluster.netns.${name} PROPERTIES LABELS "cluster;netns" SKIP_RETURN_CODE 77 TIMEOUT 300
                          RESOURCE_LOCK netns-cluster)
+  endforeach()
+  # A real two-node Slurm cluster of namespace hosts (scripts/slurm-cluster.sh: munged, slurmctld,
+  # one slurmd per host): `srun --mpi=pmix ncdx doctor --cluster` with one and with two ranks per
+  # node (ranks 0,1 on n1 and 2,3 on n2 are two nodes). SKIP (77) with the reason without Slurm.
+  # dup: both nodes carry one hostname (cloned machines); Slurm's node names keep them apart.
+  foreach(case "1pn|1" "2pn|2" "duphost|1|dup")
+    string(REPLACE "|" ";" parts "${case}")
+    list(GET parts 0 name)
+    list(REMOVE_AT parts 0)
+    add_test(NAME cluster.slurm.srun-pmix-${name}
+             COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/slurm_case.py $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR}
+                     ${parts})
+    set_tests_properties(cluster.slurm.srun-pmix-${name} PROPERTIES LABELS "cluster;netns;slurm"
+                         SKIP_RETURN_CODE 77 TIMEOUT 300 RESOURCE_LOCK netns-cluster)
   endforeach()
 endif()

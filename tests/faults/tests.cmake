@@ -32,3 +32,16 @@ if(Python3_FOUND)
   set_tests_properties(faults.netns.subset PROPERTIES LABELS "faults;torch;netns" SKIP_RETURN_CODE 77 TIMEOUT 300
                        RUN_SERIAL TRUE)
 endif()
+
+# srun as the launcher (issue #10): 14 real jobs, one per fault, plain srun and
+# --kill-on-bad-exit -l in turn, on the two-node Slurm namespace cluster that faults.py brings up
+# around itself (scripts/slurm-cluster.sh; root, Slurm, munge). SKIP (77) with the reason without
+# torch or Slurm. Floors below the measured 2026-12-05 sweep (docs/TRIAGE.md §6).
+if(Python3_FOUND)
+  add_test(NAME faults.srun-subset
+           COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/faults/faults.py run
+                   --out ${CMAKE_BINARY_DIR}/faults-srun-subset --runs 14 --quick --jobs 2 --seed 11 --max-world 4
+                   --launchers srun,srun-k --ncdx $<TARGET_FILE:ncdx> --min-class 0.85 --min-culprit 0.6)
+  set_tests_properties(faults.srun-subset PROPERTIES LABELS "faults;torch;slurm;netns" SKIP_RETURN_CODE 77
+                       TIMEOUT 900 RUN_SERIAL TRUE)
+endif()

@@ -1,10 +1,12 @@
 #include "analyze/cluster/cluster_run.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "analyze/doctor/facts.h"
 #include "cluster/mpi/comm.h"
+#include "cluster/rank_env.h"
 #include "core/json.h"
 #include "knowledge/doctor_fixes.h"
 
@@ -35,6 +37,20 @@ core::Finding outlier_finding(const NetOutlier& o) {
   f.culprit.hosts = o.hosts;
   f.fixes.push_back({knowledge::doctor_fix("cluster.network." + o.kind), {}, {}, {}, {}});
   return f;
+}
+
+// "host\nslurmnode" keys → display names: the hostname, or "host@slurmnode" where several nodes
+// share one hostname.
+std::vector<std::string> node_labels(const std::vector<std::string>& keys) {
+  std::map<std::string, int> count;
+  auto host_of = [](const std::string& k) { return k.substr(0, k.find('\n')); };
+  for (const auto& k : keys) ++count[host_of(k)];
+  std::vector<std::string> out;
+  for (const auto& k : keys) {
+    auto h = host_of(k), node = k.substr(k.find('\n') + 1);
+    out.push_back(count[h] > 1 && !node.empty() ? h + "@" + node : h);
+  }
+  return out;
 }
 
 }  // namespace
@@ -76,21 +92,30 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
   run.rank = comm.rank();
   run.size = comm.size();
   run.launcher = comm.launcher();
+  if (run.rank == 0) {
+    run.launched_by = cluster::detect_rank().source;
+    run.slurm_step = cluster::slurm_step();
+  }
   std::string host = mine.os.hostname.value_or("rank" + std::to_string(run.rank));
   // Nodes = distinct hostnames, in order of their lowest rank; that rank speaks for the node.
-  auto hosts = comm.allgather(host);
-  std::vector<std::string> node_hosts;
+  // Under srun the node's Slurm name is part of the key: two nodes cloned with one hostname are
+  // still two nodes (labelled host@slurmnode, and host.unique names them), not one node whose
+  // network matrix is skipped.
+  const char* slurm_node = std::getenv("SLURMD_NODENAME");
+  auto keys = comm.allgather(host + '\n' + (slurm_node ? slurm_node : ""));
+  std::vector<std::string> node_keys;
   std::map<std::string, int> node_of;
   std::vector<std::vector<int>> ranks_of;
-  for (int r = 0; r < static_cast<int>(hosts.size()); ++r) {
-    auto [it, fresh] = node_of.emplace(hosts[r], static_cast<int>(node_hosts.size()));
+  for (int r = 0; r < static_cast<int>(keys.size()); ++r) {
+    auto [it, fresh] = node_of.emplace(keys[r], static_cast<int>(node_keys.size()));
     if (fresh) {
-      node_hosts.push_back(hosts[r]);
+      node_keys.push_back(keys[r]);
       ranks_of.emplace_back();
     }
     ranks_of[it->second].push_back(r);
   }
-  const int my_node = node_of[host];
+  const auto node_hosts = node_labels(node_keys);
+  const int my_node = node_of[keys[run.rank]];
   const bool leader = ranks_of[my_node].front() == run.rank;
   auto snaps = comm.gather(leader ? core::dump_json(probe::to_json(mine)) : std::string());
   auto offsets = comm.clock_offsets_us();
@@ -103,7 +128,7 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
       me.addr = pick.addr;
     }
     me.nodes = static_cast<int>(node_hosts.size());
-    me.host = host;
+    me.host = node_hosts[my_node];
     run.network = measure::run_net_matrix(comm, me, opt.net);
     run.network_ran = true;
   } else {

@@ -32,7 +32,11 @@ struct ClusterNode {
 
 struct ClusterRun {
   int rank = 0, size = 1;
-  std::string launcher;
+  std::string launcher;                    // the Comm: "mpi" (or "single")
+  // Whose environment rank 0 got (cluster::detect_rank): "openmpi" (mpirun), "slurm" (srun),
+  // "pmix", "torchrun" or "single"; with the Slurm job and step when srun started it.
+  std::string launched_by;
+  std::string slurm_step;                  // "JOBID.STEPID" under srun, else empty
   std::vector<ClusterNode> nodes;          // rank 0 only
   std::vector<ConsistencyResult> consistency;
   bool network_ran = false;

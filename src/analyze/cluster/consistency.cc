@@ -98,7 +98,7 @@ std::optional<std::string> container(const NodeSnapshot& n) {
 
 }  // namespace
 
-std::string short_host(const std::string& host) { return host.substr(0, host.find('.')); }
+std::string short_host(const std::string& host) { return host.substr(0, host.find_first_of(".@")); }
 
 const std::vector<ConsistencyRule>& consistency_rules() {
   static const std::vector<ConsistencyRule> rules = {

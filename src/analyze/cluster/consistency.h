@@ -53,7 +53,7 @@ ConsistencyResult judge_values(const std::string& id, const std::string& title, 
 // Every rule, one result per NCCL_* variable seen on any node, hostname uniqueness, clock skew.
 std::vector<ConsistencyResult> check_consistency(const std::vector<NodeSnapshot>& nodes);
 
-// Short hostname (up to the first dot).
+// Short hostname (up to the first dot; a node label "host@slurmnode" counts as "host").
 std::string short_host(const std::string& host);
 
 }  // namespace ncdx::analyze

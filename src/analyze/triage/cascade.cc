@@ -161,7 +161,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   // verdict alone, but it is the cause when the rank's peers then fail waiting for it). Symptoms
   // that are not timeouts or lost connections (ncclRemoteError, "a remote process exited") are
   // what a victim reports and are nobody's own error.
-  std::set<int> waiting, erred, own_cause;
+  std::set<int> waiting, erred, own_cause, timeout_ranks;
   std::map<int, std::vector<std::string>> own;  // rank -> ids of its own error signatures
   bool timed_out = false;
   for (const auto& h : scan.hits) {
@@ -172,6 +172,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     if (comm_symptom(sig)) {
       waiting.insert(h.ranks.begin(), h.ranks.end());
       timed_out |= sig.klass == "timeout-hang";
+      if (sig.klass == "timeout-hang") timeout_ranks.insert(h.ranks.begin(), h.ranks.end());
       continue;
     }
     if (sig.role != Role::cause) continue;
@@ -441,6 +442,22 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     }
     if (!left.empty() && left.size() < silent.size()) silent = left, left_clean = true;
   }
+  // The late rank: every other rank of the job timed out, this one only lost its connection, and
+  // the launcher saw another rank fail first and this one exit on its own later (an exit code, not
+  // the launcher's stop signal). The others waited for it; it lost the connection when they gave up
+  // and exited. A launcher that does not stop the remaining tasks (srun without
+  // --kill-on-bad-exit: Slurm's default) lets a rank that hung wake up and print that. With no
+  // silent rank, it is the one they waited for.
+  bool late = false;
+  if (silent.empty() && timed_out) {
+    std::set<int> lost = minus(minus(waiting, timeout_ranks), own_cause);
+    auto e = lost.size() == 1 ? scan.exits.find(*lost.begin()) : scan.exits.end();
+    const bool exited_later = e != scan.exits.end() && e->second.code && !e->second.signal &&
+                              !e->second.first_failed &&
+                              std::any_of(scan.exits.begin(), scan.exits.end(),
+                                          [](const auto& x) { return x.second.first_failed; });
+    if (exited_later && minus(world, lost) == timeout_ranks) silent = lost, late = true;
+  }
   std::set<int> culprit;
   std::string why;
   if (!odd_call.empty()) {
@@ -453,11 +470,13 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     for (int r : silent)
       if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.code)
         exit_note = " (the launcher stopped it: exit code " + std::to_string(*e->second.code) + ")";
-    why = left_clean ? std::string("reported no error and exited with status 0 while the others waited (torchrun lists "
-                                   "every rank that did not exit 0, and not this one): it left the job early (uneven "
-                                   "data, a rank-conditional exit or return)")
-                     : "reported no error" + exit_note +
-                           ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
+    why = late ? std::string("did not time out: it lost its connection only after the others had timed out waiting "
+                             "for it and exited (the launcher left it running): it hung or stalled")
+          : left_clean ? std::string("reported no error and exited with status 0 while the others waited (torchrun lists "
+                                     "every rank that did not exit 0, and not this one): it left the job early (uneven "
+                                     "data, a rank-conditional exit or return)")
+                       : "reported no error" + exit_note +
+                             ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
   } else {
     return;
   }

@@ -1,6 +1,8 @@
 #include "analyze/triage/exits.h"
 
+#include <algorithm>
 #include <charconv>
+#include <utility>
 
 #include "core/strings.h"
 
@@ -143,20 +145,37 @@ bool read_exit_line(std::string_view text, ExitBlockState& st, std::map<int, Ran
       return false;
     case 's':  // "srun: error: node3: task 5: Killed" / "...: task 5: Exited with exit code 1"
       if (t.substr(0, 13) == "srun: error: ") {
+        // srun prints these as the task exits reach it, so the first is the first task to fail
+        // (the same as mpirun's "first process"; a task that exits 0 gets no line).
+        const bool first = !st.srun_seen;
         // "tasks 0-7: Killed" is srun tearing down a whole step: an exit line, but of no one rank.
-        if (t.find(": tasks ") != std::string_view::npos) return true;
+        if (t.find(": tasks ") != std::string_view::npos) return st.srun_seen = true;
         auto k = t.find(": task ");
         if (k == std::string_view::npos) return false;
         auto r = leading_int(t.substr(k + 7));
         if (!r) return false;
+        st.srun_seen = true;
         RankExit* e = slot(exits, *r, max_ranks);
         if (!e) return true;
+        e->first_failed |= first;
         auto node = t.substr(13, k - 13);
         if (!node.empty() && node.find(' ') == std::string_view::npos) e->host = std::string(node);
-        if (auto c = int_after(t, "exit code ")) e->code = static_cast<int>(*c);
-        else if (t.find("Killed") != std::string_view::npos) e->signal = 9;
-        else if (t.find("Segmentation fault") != std::string_view::npos) e->signal = 11;
-        else if (t.find("Aborted") != std::string_view::npos) e->signal = 6;
+        if (auto c = int_after(t, "exit code ")) {
+          e->code = static_cast<int>(*c);
+          return true;
+        }
+        // The signal as strsignal(3) words it (glibc string/strsignal.c, sysdeps/generic/siglist.h):
+        // srun prints that text for a task a signal ended ("Terminated": srun's own teardown after
+        // --kill-on-bad-exit, or scancel).
+        static constexpr std::pair<std::string_view, int> kSignalText[] = {
+            {"Killed", 9},      {"Segmentation fault", 11}, {"Aborted", 6},           {"Terminated", 15},
+            {"Bus error", 7},   {"Interrupt", 2},           {"Hangup", 1},            {"Illegal instruction", 4},
+            {"Floating point exception", 8}};
+        auto what = core::trim(t.substr(k + 7));
+        what = what.substr(std::min(what.size(), what.find(':') + 1));
+        what = core::trim(what);
+        for (const auto& [text, sig] : kSignalText)
+          if (what.substr(0, text.size()) == text) e->signal = sig;
         return true;
       }
       return false;

@@ -17,6 +17,7 @@ struct ExitBlockState {
   bool root = false;                // inside "Root Cause (first observed failure):"
   std::optional<int> mpi_rank;      // mpirun: "Process name: [[j,1],N]" waiting for its "Exit code:"
   bool mpi_first = false;           // after "The first process to do so was:"
+  bool srun_seen = false;           // srun: a task exit line was read already
 };
 
 // Reads one line's text (prefixes removed). Returns true when the line was a launcher exit line.

@@ -89,7 +89,7 @@ struct RankExit {
   std::optional<int> pid;
   std::optional<std::string> host;
   bool root_cause = false;        // torchrun's "Root Cause (first observed failure)" entry
-  bool first_failed = false;      // mpirun's "The first process to do so was"
+  bool first_failed = false;      // mpirun's "The first process to do so was"; srun's first task line
 };
 
 // One rank's CollectiveFingerPrint as a mismatch report prints it (TORCH_DISTRIBUTED_DEBUG=DETAIL):

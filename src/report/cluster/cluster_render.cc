@@ -108,6 +108,16 @@ std::string verdict(const analyze::ClusterRun& run) {
   return std::to_string(run.findings.size()) + " finding(s)";
 }
 
+// "mpi", "mpi (srun, Slurm step 12.0)", "mpi (mpirun)": the Comm and who started the ranks.
+std::string via(const analyze::ClusterRun& run) {
+  std::string who = run.launched_by == "slurm"     ? "srun"
+                    : run.launched_by == "openmpi" ? "mpirun"
+                                                   : run.launched_by;
+  if (who.empty() || who == "single") return run.launcher;
+  if (!run.slurm_step.empty()) who += ", Slurm step " + run.slurm_step;
+  return run.launcher + " (" + who + ")";
+}
+
 std::vector<std::string> hosts_of(const analyze::ClusterRun& run) {
   std::vector<std::string> h;
   for (const auto& n : run.nodes) h.push_back(n.snap.host);
@@ -186,6 +196,8 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
           {"context", ctx},
           {"summary", summary_json(n)},
           {"launcher", run.launcher},
+          {"launched_by", run.launched_by.empty() ? nlohmann::json() : nlohmann::json(run.launched_by)},
+          {"slurm_step", run.slurm_step.empty() ? nlohmann::json() : nlohmann::json(run.slurm_step)},
           {"ranks", run.size},
           {"verdict", verdict(run)},
           {"exit_code", run.exit_code},
@@ -200,7 +212,7 @@ std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
   std::string out;
   auto hosts = hosts_of(run);
   out += core::paint("ncdx doctor --cluster", core::Color::bold, color) + " — " + std::to_string(run.nodes.size()) +
-         " node(s), " + std::to_string(run.size) + " rank(s) via " + run.launcher + "\n";
+         " node(s), " + std::to_string(run.size) + " rank(s) via " + via(run) + "\n";
   core::Table nodes({"NODE", "RANKS", "CLOCK", "CHECKS (fail/warn)"});
   for (const auto& n : run.nodes) {
     int f = 0, w = 0;
@@ -283,7 +295,7 @@ std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
 std::string render_cluster_html(const analyze::ClusterRun& run) {
   auto hosts = hosts_of(run);
   std::string body = "<p>" + std::to_string(run.nodes.size()) + " node(s), " + std::to_string(run.size) +
-                     " rank(s) via " + html_escape(run.launcher) + " · verdict: <b>" + html_escape(verdict(run)) +
+                     " rank(s) via " + html_escape(via(run)) + " · verdict: <b>" + html_escape(verdict(run)) +
                      "</b> · exit " + std::to_string(run.exit_code) + "</p>\n";
   body += "<h2>Findings</h2>\n<table><tr><th>severity</th><th>finding</th><th>evidence</th><th>fix</th></tr>\n";
   for (const auto& f : run.findings)
