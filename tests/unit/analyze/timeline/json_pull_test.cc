@@ -208,6 +208,27 @@ TEST(JsonPull, SeparatorsAndKeysSplitAcrossReads) {
   }
 }
 
+TEST(JsonPull, ShortStringsAroundTheSixteenByteLook) {
+  // scan_string looks at the 16 bytes after a quote at once: strings of 0..40 bytes, with a
+  // backslash escape before, at and after that window, as keys and values, whole and trickled.
+  std::string text = "{", want;
+  for (int n = 0; n <= 40; ++n) {
+    for (int esc : {-1, 0, 14, 15, 16, 30}) {
+      std::string body(static_cast<std::size_t>(n), 'a'), plain = body;
+      if (esc >= 0 && esc < n) {
+        body.replace(static_cast<std::size_t>(esc), 1, "\\\"");
+        plain[static_cast<std::size_t>(esc)] = '"';
+      }
+      std::string key = "k" + std::to_string(n) + "_" + std::to_string(esc + 1) + body;
+      text += (text.size() > 1 ? ", \"" : "\"") + key + "\": \"" + body + "\"";
+      want += "4:k" + std::to_string(n) + "_" + std::to_string(esc + 1) + plain + " 5:" + plain + " ";
+    }
+  }
+  text += "}";
+  want = "0: " + want + "1: ";
+  for (std::size_t step : {1u, 7u, 16u, 17u, 1u << 20}) EXPECT_EQ(trickled(text, step), want) << step;
+}
+
 TEST(JsonPull, BadNumberOnConversion) {
   MemorySource src("[1.2.3]");
   JsonPull p(src, "t");
