@@ -55,6 +55,16 @@ TEST(DecimalFast, RefusesWhatItCannotDoExactly) {
   EXPECT_TRUE(decimal_fast("0.0000000000000000000001", d));    // 22 decimals
   EXPECT_FALSE(decimal_fast("0.00000000000000000000001", d));  // 23
   for (const char* s : {"1e3", "1.5E-2", "1.", ".5", "-", "", "+1", "1x", "--1", "0x10"}) EXPECT_FALSE(decimal_fast(s, d)) << s;
+  // Up to 19 digits the range is tested once at the end (no overflow possible); 20 and more test
+  // every digit, so a mantissa that wraps 64 bits is never taken for a small one.
+  EXPECT_FALSE(decimal_fast("9999999999999999999", d));     // 19 digits, > 2^53
+  EXPECT_FALSE(decimal_fast("-999999999999999999.9", d));
+  EXPECT_FALSE(decimal_fast("18446744073709551617", d));    // 2^64 + 1: wraps to 1 unchecked
+  EXPECT_FALSE(decimal_fast("1844674407370955161.7", d));   // 20 characters with the point
+  EXPECT_TRUE(decimal_fast("000000000000000000001", d));    // 21 digits, m = 1: exact
+  EXPECT_EQ(d, 1.0);
+  EXPECT_TRUE(decimal_fast("900719925474099.2", d));         // 2^53 with a point, 17 characters
+  EXPECT_EQ(d, 900719925474099.2);
   ASSERT_TRUE(decimal_fast("-0.0", d));
   EXPECT_TRUE(std::signbit(d));
 }

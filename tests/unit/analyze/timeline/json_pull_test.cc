@@ -1,6 +1,8 @@
 // JsonPull: tokens, escapes, skipping, grammar errors with lines, limits, buffer boundaries.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <string>
 
 #include "analyze/timeline/json_pull.h"
@@ -148,6 +150,83 @@ TEST(JsonPull, TokensAcrossBufferRefills) {
   EXPECT_EQ(strings, n);
   EXPECT_EQ(nums, n);
   EXPECT_EQ(p.line(), 3 * n + 1);
+}
+
+// Hands out at most `step` bytes a read, so every token and separator meets the buffer's end.
+class TrickleSource final : public ByteSource {
+ public:
+  TrickleSource(std::string_view data, std::size_t step) : data_(data), step_(step) {}
+  std::size_t read(char* out, std::size_t cap) override {
+    std::size_t n = std::min({cap, step_, data_.size() - off_});
+    std::memcpy(out, data_.data() + off_, n);
+    off_ += n;
+    return n;
+  }
+  std::uint64_t bytes_in() const override { return off_; }
+  core::Status status() const override { return {}; }
+
+ private:
+  std::string_view data_;
+  std::size_t off_ = 0, step_;
+};
+
+std::string trickled(const std::string& text, std::size_t step, long long* line = nullptr) {
+  TrickleSource src(text, step);
+  JsonPull p(src, "t.json");
+  std::string out;
+  for (Tok t; (t = p.next()) != Tok::end;) {
+    if (t == Tok::error) return out + "!" + p.error().message();
+    out += std::to_string(static_cast<int>(t)) + ":" + std::string(t == Tok::num ? p.text() : t == Tok::key || t == Tok::str ? p.text() : "") + " ";
+  }
+  if (line) *line = p.line();
+  return out;
+}
+
+TEST(JsonPull, SeparatorsAndKeysSplitAcrossReads) {
+  // The ',' / ':' (and the one space after them) that next() takes with the token before, keys,
+  // escapes and numbers, each cut at every byte by reads of 1..13 bytes: the same tokens as one read.
+  std::string text =
+      "{\"traceEvents\": [\n  {\"ph\": \"X\", \"ts\": 1700000000190.153, \"dur\":12.000,\"args\":{\"a\\\"b\":[1 ,2, {}],"
+      "\"e\": \"\\u00e9\\\\\"}} ,\n  {\"name\" : \"x\",\"pid\":\t7 , \"n\": null}\n], \"z\": true}\n";
+  long long whole_line = 0;
+  std::string whole = trickled(text, 1u << 20, &whole_line);
+  ASSERT_EQ(whole.find('!'), std::string::npos) << whole;
+  EXPECT_NE(whole.find("4:a\"b "), std::string::npos) << whole;
+  EXPECT_EQ(whole_line, 5);
+  for (std::size_t step = 1; step <= 13; ++step) {
+    long long line = 0;
+    EXPECT_EQ(trickled(text, step, &line), whole) << step;
+    EXPECT_EQ(line, whole_line) << step;
+  }
+  // Errors right after a separator taken early keep their message and line, whatever the reads.
+  for (std::size_t step : {1u, 2u, 3u, 1u << 20}) {
+    EXPECT_NE(trickled("{\"a\": 1,\n}", step).find("!t.json:2: expected a string key"), std::string::npos) << step;
+    EXPECT_NE(trickled("[1, \n]", step).find("!t.json:2: expected a value, found ']'"), std::string::npos) << step;
+    EXPECT_NE(trickled("{\"a\": 1,", step).find("truncated"), std::string::npos) << step;
+    EXPECT_NE(trickled("{\"a\":", step).find("truncated"), std::string::npos) << step;
+    EXPECT_NE(trickled("{\"a\":,}", step).find("!t.json:1: expected a value, found ','"), std::string::npos) << step;
+  }
+}
+
+TEST(JsonPull, ShortStringsAroundTheSixteenByteLook) {
+  // scan_string looks at the 16 bytes after a quote at once: strings of 0..40 bytes, with a
+  // backslash escape before, at and after that window, as keys and values, whole and trickled.
+  std::string text = "{", want;
+  for (int n = 0; n <= 40; ++n) {
+    for (int esc : {-1, 0, 14, 15, 16, 30}) {
+      std::string body(static_cast<std::size_t>(n), 'a'), plain = body;
+      if (esc >= 0 && esc < n) {
+        body.replace(static_cast<std::size_t>(esc), 1, "\\\"");
+        plain[static_cast<std::size_t>(esc)] = '"';
+      }
+      std::string key = "k" + std::to_string(n) + "_" + std::to_string(esc + 1) + body;
+      text += (text.size() > 1 ? ", \"" : "\"") + key + "\": \"" + body + "\"";
+      want += "4:k" + std::to_string(n) + "_" + std::to_string(esc + 1) + plain + " 5:" + plain + " ";
+    }
+  }
+  text += "}";
+  want = "0: " + want + "1: ";
+  for (std::size_t step : {1u, 7u, 16u, 17u, 1u << 20}) EXPECT_EQ(trickled(text, step), want) << step;
 }
 
 TEST(JsonPull, BadNumberOnConversion) {
