@@ -1,5 +1,7 @@
 #include "knowledge/nccl_tuning.h"
 
+#include <string>
+
 #include <yaml-cpp/yaml.h>
 
 #include "knowledge/yaml_load.h"
@@ -35,6 +37,15 @@ std::map<int, std::vector<double>> speeds(const YAML::Node& n) {
   return out;
 }
 
+// Appends a revision row whose `key` (a release code) must grow row by row, as the table says.
+template <class Row>
+void append_ascending(std::vector<Row>& rows, Row row, int Row::*key, const YAML::Node& at, const char* table,
+                      const char* key_name) {
+  if (!rows.empty() && row.*key <= rows.back().*key)
+    throw YAML::Exception(at.Mark(), std::string(table) + " must be in ascending '" + key_name + "' order");
+  rows.push_back(std::move(row));
+}
+
 }  // namespace
 
 core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view yaml_text, std::string_view name) {
@@ -63,17 +74,13 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
         rev.since = r["since"].as<int>();
         if (r["intra"]) rev.intra = speeds(r["intra"]);
         if (r["inter"]) rev.inter = speeds(r["inter"]);
-        if (!t.speed_revisions.empty() && rev.since <= t.speed_revisions.back().since)
-          throw YAML::Exception(r.Mark(), "speed_revisions must be in ascending 'since' order");
-        t.speed_revisions.push_back(std::move(rev));
+        append_ascending(t.speed_revisions, std::move(rev), &NcclTuningFamily::SpeedRevision::since, r, "speed_revisions", "since");
       }
       for (const auto& r : f["nvlink_revisions"]) {
         NcclTuningFamily::NvlinkRevision rev;
         rev.since = r["since"].as<int>();
         for (const auto& kv : r["by_sm"]) rev.by_sm[kv.first.as<int>()] = kv.second.as<double>();
-        if (!t.nvlink_revisions.empty() && rev.since <= t.nvlink_revisions.back().since)
-          throw YAML::Exception(r.Mark(), "nvlink_revisions must be in ascending 'since' order");
-        t.nvlink_revisions.push_back(std::move(rev));
+        append_ascending(t.nvlink_revisions, std::move(rev), &NcclTuningFamily::NvlinkRevision::since, r, "nvlink_revisions", "since");
       }
       for (const auto& r : f["table_overrides"]) {
         NcclTuningFamily::TableOverride o;
@@ -83,9 +90,7 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
           o.hw_lat = std::array<NcclTuningFamily::AlgoProto, 3>{algo_proto(r["hw_lat"]["nvlink"]), algo_proto(r["hw_lat"]["pci"]),
                                                                 algo_proto(r["hw_lat"]["net"])};
         o.ll_max_bws = by_cap(r["ll_max_bws"]);
-        if (!t.table_overrides.empty() && o.until <= t.table_overrides.back().until)
-          throw YAML::Exception(r.Mark(), "table_overrides must be in ascending 'until' order");
-        t.table_overrides.push_back(std::move(o));
+        append_ascending(t.table_overrides, std::move(o), &NcclTuningFamily::TableOverride::until, r, "table_overrides", "until");
       }
       t.max_channels = f["max_channels"].as<int>();
       t.max_work_elements = f["max_work_elements"].as<int>();

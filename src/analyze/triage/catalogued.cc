@@ -55,7 +55,8 @@ std::set<std::size_t> exit_barrier_files(const ScanResult& scan, const knowledge
 }
 
 std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>& found, const ScanResult& scan,
-                                                const knowledge::SignatureSet& sigs) {
+                                                const knowledge::SignatureSet& sigs,
+                                                const std::set<std::size_t>& barrier_files) {
   if (scan.catalogued.empty()) return std::nullopt;
   bool any_failure = false;
   double top = 0;
@@ -75,10 +76,9 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
   };
   consider([](const CataloguedLine& c) { return c.row->klass != "other" && !victim_class(c.row->klass); });
   // A lost connection in the log of an agent that was in its exit barrier is that wait's.
-  const auto barrier = exit_barrier_files(scan, sigs);
   if (!pick)
     consider([&](const CataloguedLine& c) {
-      return victim_class(c.row->klass) && !other_rank_failed_first(scan, c.rank) && !barrier.count(c.file);
+      return victim_class(c.row->klass) && !other_rank_failed_first(scan, c.rank) && !barrier_files.count(c.file);
     });
   // A generic wrapper says only that an error happened; the catch-all finding (or the inferred
   // verdict) already says that much, with a class read from the words.

@@ -23,7 +23,9 @@ namespace ncdx::analyze {
 // (torch/distributed/elastic/agent/server/api.py _invoke_run) and does not raise it.
 std::set<std::size_t> exit_barrier_files(const ScanResult& scan, const knowledge::SignatureSet& sigs);
 
+// `barrier_files`: exit_barrier_files() of the same scan (correlate computes it once for both uses).
 std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>& found, const ScanResult& scan,
-                                                const knowledge::SignatureSet& sigs);
+                                                const knowledge::SignatureSet& sigs,
+                                                const std::set<std::size_t>& barrier_files);
 
 }  // namespace ncdx::analyze

@@ -334,7 +334,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     }
   // A known message of NCCL/PyTorch/vLLM/CUDA where nothing else names a cause (before the
   // single-node inference and the inferred verdict: a cited text beats reading the job's shape or words).
-  if (auto cat = catalogued_verdict(all, scan, sigs)) all.push_back(std::move(*cat));
+  if (auto cat = catalogued_verdict(all, scan, sigs, barrier_files)) all.push_back(std::move(*cat));
   if (auto fb = silent_single_node_exit(all, scan, sigs)) all.push_back(std::move(*fb));
   // Never `none` on a log that holds an error: the strongest unexplained error line, inferred.
   if (std::none_of(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; }))
