@@ -51,6 +51,10 @@ RankInfo detect_rank(const std::map<std::string, std::string>* env) {
   return info;
 }
 
+std::string slurm_node_name(const std::map<std::string, std::string>* env) {
+  return get(env, "SLURMD_NODENAME").value_or("");
+}
+
 std::string slurm_step(const std::map<std::string, std::string>* env) {
   auto job = get_int(env, "SLURM_JOB_ID"), step = get_int(env, "SLURM_STEP_ID");
   if (!job || !step) return {};

@@ -21,5 +21,8 @@ RankInfo detect_rank(const std::map<std::string, std::string>* env = nullptr);
 // "JOBID.STEPID" of the Slurm step this process is a task of (SLURM_JOB_ID, SLURM_STEP_ID as
 // srun sets them), or "" outside srun.
 std::string slurm_step(const std::map<std::string, std::string>* env = nullptr);
+// The Slurm name of this rank's node (SLURMD_NODENAME, set by slurmd for every task); empty outside
+// Slurm. Two machines cloned with one hostname still have two node names.
+std::string slurm_node_name(const std::map<std::string, std::string>* env = nullptr);
 
 }  // namespace ncdx::cluster

@@ -1,7 +1,6 @@
 #include "analyze/cluster/cluster_run.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <map>
 
 #include "analyze/doctor/facts.h"
@@ -101,8 +100,7 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
   // Under srun the node's Slurm name is part of the key: two nodes cloned with one hostname are
   // still two nodes (labelled host@slurmnode, and host.unique names them), not one node whose
   // network matrix is skipped.
-  const char* slurm_node = std::getenv("SLURMD_NODENAME");
-  auto keys = comm.allgather(host + '\n' + (slurm_node ? slurm_node : ""));
+  auto keys = comm.allgather(host + '\n' + cluster::slurm_node_name());
   std::vector<std::string> node_keys;
   std::map<std::string, int> node_of;
   std::vector<std::vector<int>> ranks_of;
