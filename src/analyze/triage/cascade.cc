@@ -443,20 +443,27 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     if (!left.empty() && left.size() < silent.size()) silent = left, left_clean = true;
   }
   // The late rank: every other rank of the job timed out, this one only lost its connection, and
-  // the launcher saw another rank fail first and this one exit on its own later (an exit code, not
-  // the launcher's stop signal). The others waited for it; it lost the connection when they gave up
-  // and exited. A launcher that does not stop the remaining tasks (srun without
-  // --kill-on-bad-exit: Slurm's default) lets a rank that hung wake up and print that. With no
-  // silent rank, it is the one they waited for.
+  // it exited on its own (an exit code, not the launcher's stop signal) after them: the launcher
+  // saw another rank fail first, or the entries of torchrun's per-node blocks (each node prints its
+  // own "first observed failure") are timed no earlier than every timed-out rank's. The others
+  // waited for it; it lost the connection when they gave up and exited. A launcher that does not
+  // stop the remaining tasks (srun without --kill-on-bad-exit: Slurm's default; torchrun on
+  // another node) lets a rank that hung wake up and print that. With no silent rank, it is the one
+  // they waited for.
   bool late = false;
   if (silent.empty() && timed_out) {
     std::set<int> lost = minus(minus(waiting, timeout_ranks), own_cause);
     auto e = lost.size() == 1 ? scan.exits.find(*lost.begin()) : scan.exits.end();
-    const bool exited_later = e != scan.exits.end() && e->second.code && !e->second.signal &&
-                              !e->second.first_failed &&
-                              std::any_of(scan.exits.begin(), scan.exits.end(),
-                                          [](const auto& x) { return x.second.first_failed; });
-    if (exited_later && minus(world, lost) == timeout_ranks) silent = lost, late = true;
+    const bool own_exit = e != scan.exits.end() && e->second.code && !e->second.signal;
+    const bool launcher_first_other =
+        own_exit && !e->second.first_failed &&
+        std::any_of(scan.exits.begin(), scan.exits.end(), [](const auto& x) { return x.second.first_failed; });
+    const bool timed_after = own_exit && e->second.time && !timeout_ranks.empty() &&
+                             std::all_of(timeout_ranks.begin(), timeout_ranks.end(), [&](int r) {
+                               auto t = scan.exits.find(r);
+                               return t != scan.exits.end() && t->second.time && *t->second.time < *e->second.time;
+                             });
+    if ((launcher_first_other || timed_after) && minus(world, lost) == timeout_ranks) silent = lost, late = true;
   }
   std::set<int> culprit;
   std::string why;

@@ -34,6 +34,32 @@ bool field(std::string_view t, std::string_view key, std::string_view& value) {
   return true;
 }
 
+// torchrun's entry time: ProcessFailure.timestamp_isoformat() in
+// torch/distributed/elastic/multiprocessing/errors/__init__.py is
+// datetime.fromtimestamp(ts).isoformat(sep="_") of an integer timestamp: "2026-12-05_21:46:27",
+// local time. Returned as seconds on a proleptic day count (only differences are used).
+std::optional<long long> entry_time(std::string_view v) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0;
+  if (v.size() < 19 || v[4] != '-' || v[7] != '-' || (v[10] != '_' && v[10] != 'T' && v[10] != ' ') ||
+      v[13] != ':' || v[16] != ':')
+    return std::nullopt;
+  auto num = [&](std::size_t at, std::size_t n, int& out) {
+    auto [p, ec] = std::from_chars(v.data() + at, v.data() + at + n, out);
+    return ec == std::errc() && p == v.data() + at + n;
+  };
+  if (!num(0, 4, y) || !num(5, 2, mo) || !num(8, 2, d) || !num(11, 2, h) || !num(14, 2, mi) || !num(17, 2, s))
+    return std::nullopt;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60) return std::nullopt;
+  // Days from civil (H. Hinnant's algorithm, public domain: howardhinnant.github.io/date_algorithms.html).
+  const int yy = y - (mo <= 2);
+  const long long era = (yy >= 0 ? yy : yy - 399) / 400;
+  const long long yoe = yy - era * 400;
+  const long long doy = (153LL * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const long long doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  const long long days = era * 146097 + doe;
+  return ((days * 24 + h) * 60 + mi) * 60 + s;
+}
+
 RankExit* slot(std::map<int, RankExit>& exits, long long rank, std::size_t max_ranks) {
   if (rank < 0 || rank > 10'000'000) return nullptr;
   auto it = exits.find(static_cast<int>(rank));
@@ -64,11 +90,19 @@ bool read_exit_line(std::string_view text, ExitBlockState& st, std::map<int, Ran
         if (RankExit* e = slot(exits, *r, max_ranks)) {
           e->local_rank = static_cast<int>(*lr);
           if (st.host) e->host = st.host;
+          if (st.time) e->time = st.time;
           e->root_cause |= st.root;
           st.rank = static_cast<int>(*r);
         }
         st.host.reset();
+        st.time.reset();
         return true;
+      }
+      return false;
+    case 't':  // torchrun "time      : 2026-12-05_21:46:27"
+      if (field(t, "time", v)) {
+        st.time = entry_time(v);
+        return st.time.has_value();
       }
       return false;
     case 'e':  // torchrun "exitcode  : -9 (pid: 123)  (SIGKILL)"

@@ -14,6 +14,7 @@ namespace ncdx::analyze {
 struct ExitBlockState {
   std::optional<int> rank;          // torchrun: the entry being read ("rank : N (local_rank: M)")
   std::optional<std::string> host;  // torchrun: "host : H" comes before the rank line
+  std::optional<long long> time;    // torchrun: "time : T" comes before the host line
   bool root = false;                // inside "Root Cause (first observed failure):"
   std::optional<int> mpi_rank;      // mpirun: "Process name: [[j,1],N]" waiting for its "Exit code:"
   bool mpi_first = false;           // after "The first process to do so was:"

@@ -90,6 +90,8 @@ struct RankExit {
   std::optional<std::string> host;
   bool root_cause = false;        // torchrun's "Root Cause (first observed failure)" entry
   bool first_failed = false;      // mpirun's "The first process to do so was"; srun's first task line
+  std::optional<long long> time;  // torchrun's "time : 2026-12-05_21:46:27" of the entry, in seconds
+                                  // (comparable between entries only: no time zone is printed)
 };
 
 // One rank's CollectiveFingerPrint as a mismatch report prints it (TORCH_DISTRIBUTED_DEBUG=DETAIL):

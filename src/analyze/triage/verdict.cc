@@ -44,6 +44,45 @@ std::string peer_host(std::string p) {
 
 core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) { return evidence_at(ev, input); }
 
+// The host of a single culprit rank from its victims' lines. A rank that died or left closes its
+// sockets, and the ranks it talked to print its address (gloo pair.cc "Connection closed by peer
+// [198.19.0.3]:59088", NCCL "Connection closed by remote peer 10.0.0.7<41234>"). When every such
+// line of the other ranks names one and the same host, and enough ranks say so, that is where the
+// culprit ran. Open MPI's tags and an exception name no host, so this is often the only place it
+// appears. Enough: two (a ring neighbour on each side), or the one peer of a job that declares two
+// ranks (NCCL's nranks) - a pasted excerpt of two ranks of a larger job would otherwise let one
+// victim's other neighbour pass for the culprit. Nothing is decided from a sample: every hit of
+// such a signature must be in view.
+std::optional<std::string> host_named_by_victims(int culprit, const ScanResult& scan,
+                                                 const knowledge::SignatureSet& sigs,
+                                                 const std::map<int, ProcessFacts>& ranks) {
+  std::set<std::string> named;
+  std::set<int> reporters;
+  for (const auto& h : scan.hits) {
+    if (sigs.all()[h.sig].role != Role::symptom) continue;
+    for (const auto& ev : h.samples) {
+      std::string host;
+      for (const char* k : {"peer", "peer_ip", "remote"})
+        if (auto it = ev.fields.find(k); it != ev.fields.end() && host.empty()) host = peer_host(it->second);
+      if (host.empty()) continue;
+      if (h.count != h.samples.size()) return std::nullopt;
+      if (!ev.rank) return std::nullopt;  // whose line it is decides whether it counts
+      if (*ev.rank == culprit) continue;  // the culprit's own lines name its peers, not itself
+      auto known = scan.topology.host_of_addr.find(host);
+      named.insert(known != scan.topology.host_of_addr.end() && !known->second.empty() ? known->second : host);
+      reporters.insert(*ev.rank);
+    }
+  }
+  bool declared_two = false;
+  for (const auto& [r, p] : ranks) declared_two |= p.nranks && *p.nranks == 2;
+  if (named.size() != 1 || reporters.empty() || (reporters.size() < 2 && !declared_two)) return std::nullopt;
+  // A reporter on that very host would be naming itself: the address is not the culprit's alone.
+  for (int r : reporters)
+    if (auto it = ranks.find(r); it != ranks.end() && it->second.host && *it->second.host == *named.begin())
+      return std::nullopt;
+  return *named.begin();
+}
+
 // The ranks of the processes with this pid (on this host when the line names one): the kernel's
 // Xid and OOM-killer lines name the process by pid, NCCL's and the launchers' lines tie pids to ranks.
 std::set<int> ranks_of_pid(const std::map<int, ProcessFacts>& ranks, long long pid, const std::optional<std::string>& host) {
@@ -407,6 +446,9 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   if (out.verdict.culprit.hosts.empty() && !out.verdict.culprit.ranks.empty())
     out.verdict.culprit.hosts = hosts_of({out.verdict.culprit.ranks.begin(), out.verdict.culprit.ranks.end()}, scan,
                                          out.ranks, /*all_known=*/true);
+  if (out.verdict.culprit.hosts.empty() && out.verdict.culprit.ranks.size() == 1)
+    if (auto h = host_named_by_victims(out.verdict.culprit.ranks.front(), scan, sigs, out.ranks))
+      out.verdict.culprit.hosts = {*h};
   for (std::size_t i = 1; i < all.size(); ++i) out.findings.push_back(std::move(all[i].finding));
   return out;
 }

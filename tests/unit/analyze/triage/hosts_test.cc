@@ -26,13 +26,14 @@ ncdx::analyze::TriageResult triage_files(const Files& files) {
   return ncdx::analyze::correlate(s.finish(), ncdx::testing::signatures(), {});
 }
 
-std::string block(const std::string& host, const std::vector<std::pair<int, std::string>>& entries) {
+std::string block(const std::string& host, const std::vector<std::pair<int, std::string>>& entries,
+                  const std::string& time = "2026-12-05_21:45:33") {
   // torchrun's ChildFailedError block: the first entry is the root cause, the rest under Failures.
   std::string out = "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: \n"
                     "============================================================\n"
                     "/work/job.py FAILED\n------------------------------------------------------------\nFailures:\n";
   auto entry = [&](int i, int rank, const std::string& exit) {
-    return "[" + std::to_string(i) + "]:\n  time      : 2026-12-05_21:45:33\n  host      : " + host +
+    return "[" + std::to_string(i) + "]:\n  time      : " + time + "\n  host      : " + host +
            "\n  rank      : " + std::to_string(rank) + " (local_rank: " + std::to_string(rank % 2) +
            ")\n  exitcode  : " + exit + "\n  error_file: <N/A>\n";
   };
@@ -153,3 +154,65 @@ TEST(TriageAcrossNodes, AStoreLostOutsideTheExitBarrierStaysAFailure) {
 }
 
 }  // namespace
+
+// torchrun-netns, world 2 (fixture g-r0024): rank 1 on n2 slept in its step; rank 0 timed out
+// waiting and exited, and rank 1 woke 54 s later to "Connection closed by peer". Each node's
+// torchrun prints its own "first observed failure", so no launcher says who failed first: the
+// entries' times do. The rank that lost its connection after every other rank had timed out was
+// not in the collective they waited in.
+namespace {
+const char* kRecvTimeout0 =
+    "[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] "
+    "Timed out waiting 6000ms for recv operation to complete\n";
+const char* kClosed1 =
+    "[rank1]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:561] Connection "
+    "closed by peer [198.19.0.1]:52101. This is typically caused by a remote worker crashing.\n";
+}  // namespace
+
+TEST(TriageAcrossNodes, TheRankThatLostItsConnectionAfterTheOthersTimedOutIsTheLateOne) {
+  auto r = triage_files({{"node-n1.log", std::string(kRecvTimeout0) + block("n1", {{0, "1 (pid: 11)"}}, "2026-12-05_21:46:27")},
+                         {"node-n2.log", std::string(kClosed1) + block("n2", {{1, "1 (pid: 21)"}}, "2026-12-05_21:47:21")}});
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{1}));
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"n2"}));
+}
+
+// The same lines with the closed connection timed *before* the timeout: rank 1 did not outlast the
+// waiters, so the late-rank rule must not name it.
+TEST(TriageAcrossNodes, AConnectionLostBeforeTheTimeoutIsNotTheLateRank) {
+  auto r = triage_files({{"node-n1.log", std::string(kRecvTimeout0) + block("n1", {{0, "1 (pid: 11)"}}, "2026-12-05_21:47:21")},
+                         {"node-n2.log", std::string(kClosed1) + block("n2", {{1, "1 (pid: 21)"}}, "2026-12-05_21:46:27")}});
+  EXPECT_EQ(r.verdict.summary.find("lost its connection only after"), std::string::npos) << r.verdict.summary;
+}
+
+// mpirun across hosts (fixture g-r0002): rank 2 raised; Open MPI's tags and the exception name no
+// host, but both ring neighbours print the address of the peer that closed on them. That address
+// is where rank 2 ran.
+namespace {
+std::string closed_by(int rank, const std::string& addr) {
+  return "[1," + std::to_string(rank) + "]<stderr>:[rank" + std::to_string(rank) +
+         "]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:561] Connection closed "
+         "by peer [" + addr + "]:59088. This is typically caused by a remote worker crashing.\n";
+}
+const char* kRank2Raised = "[1,2]<stderr>:[rank2]: ValueError: batch 2 has no labels\n";
+}  // namespace
+
+TEST(TriageHosts, TheVictimsNameTheAddressOfTheRankThatLeft) {
+  auto r = ncdx::testing::triage_text("console.log", std::string(kRank2Raised) + closed_by(1, "198.19.0.3") +
+                                                         closed_by(3, "198.19.0.3"));
+  EXPECT_EQ(r.verdict.culprit.ranks, (std::vector<int>{2}));
+  EXPECT_EQ(r.verdict.culprit.hosts, (std::vector<std::string>{"198.19.0.3"}));
+}
+
+// Victims that name two different peers (the cascade reached a second rank, or the lines are of
+// another failure) name no host; neither does a single victim in a job of three or more.
+TEST(TriageHosts, NoHostFromVictimsThatDisagreeOrFromOneOfMany) {
+  auto two = ncdx::testing::triage_text("console.log", std::string(kRank2Raised) + closed_by(1, "198.19.0.3") +
+                                                           closed_by(3, "198.19.0.4"));
+  EXPECT_EQ(two.verdict.culprit.ranks, (std::vector<int>{2}));
+  EXPECT_TRUE(two.verdict.culprit.hosts.empty()) << two.verdict.culprit.hosts.front();
+  auto one = ncdx::testing::triage_text("console.log", std::string(kRank2Raised) + closed_by(1, "198.19.0.3") +
+                                                           "[1,3]<stdout>:rank 3 step 1 loss 2.500\n");
+  EXPECT_EQ(one.verdict.culprit.ranks, (std::vector<int>{2}));
+  EXPECT_TRUE(one.verdict.culprit.hosts.empty()) << one.verdict.culprit.hosts.front();
+}
