@@ -640,6 +640,15 @@ def report(rows, args):
         for key in sorted(k for k in by if k[0] == kind):
             s = by[key]
             lines.append(f"| {key[1]} | {pct(s[0], s[1])} | {pct(s[2], s[3])} | {pct(s[4], s[5])} |")
+    # The third goal: a verdict never names a victim above the real culprit. A miss either
+    # names victims only (the culprit absent), names the culprit beside others, or names no rank.
+    judged = [r for r in scored if r["culprit_ok"] is False]
+    want = lambda r: set(r["truth"].get("culprit_ranks", [r["truth"]["rank"]]))
+    victims_only = sum(1 for r in judged if r["ranks"] and not (set(r["ranks"]) & want(r)))
+    with_others = sum(1 for r in judged if set(r["ranks"]) > want(r))
+    lines += ["", f"culprit misses: {len(judged)} - victims only (culprit not named): {victims_only}, "
+              f"culprit named beside others: {with_others}, "
+              f"no rank or part of the culprits: {len(judged) - victims_only - with_others}"]
     classes = sorted({c for row in conf.values() for c in row} | set(conf))
     lines += ["", "Confusion (rows: truth class, columns: verdict class)", "",
               "| truth \\ verdict | " + " | ".join(classes) + " |", "|---" * (len(classes) + 1) + "|"]
