@@ -144,13 +144,16 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.
   std::set<std::string> peers;
+  bool names_peer = false;  // even a loopback peer, which names no host, is another process
   for (const auto& ev : h.samples)
     for (const char* k : {"peer", "peer_ip", "remote"})
-      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty())
+      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) {
+        names_peer = true;
         if (auto host = peer_host(it->second); !host.empty()) {
           auto known = host_of_addr.find(host);  // the address NCCL printed as some host's own
           peers.insert(known != host_of_addr.end() && !known->second.empty() ? known->second : host);
         }
+      }
   // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
   // mpirun's "process rank 5 ... on node node3"); the launcher's own host is not the culprit's.
   std::set<std::string> failed_nodes;
@@ -164,7 +167,7 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
                            !h.hosts.count(*peers.begin()) && host_of_addr.size() > 0 &&
                            std::any_of(host_of_addr.begin(), host_of_addr.end(),
                                        [&](const auto& a) { return a.second == *peers.begin(); });
-  if ((sig.role == Role::symptom && !peers.empty()) || shared_peer) {
+  if ((sig.role == Role::symptom && names_peer) || shared_peer) {
     f.culprit.hosts.assign(peers.begin(), peers.end());
     f.culprit.ranks.clear();
     if (shared_peer) f.culprit.component = "link to " + *peers.begin();
@@ -428,15 +431,25 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   // process) and that was not itself waiting left the others behind (a timeout), or is the process
   // the verdict's unattributed line came from (torchrun prints "exitcode: -9" inside the same block).
   // A verdict that names where the fault is without a rank (the store client that connects to
-  // the wrong port) keeps it: the first rank to exit is then a victim that gave up waiting.
+  // the wrong port) keeps it: the first rank to exit is then a victim that gave up waiting. So is a
+  // rank that lost its peer ("Connection closed by peer", even a loopback one): another process
+  // went away first.
   if (out.verdict.culprit.ranks.empty() && !out.verdict.id.starts_with("triage.store-") &&
       (out.verdict.klass == "timeout-hang" || out.verdict.culprit.hosts.empty())) {
+    std::set<int> lost_peer;
+    for (const auto& h : scan.hits)
+      if (sigs.all()[h.sig].role == Role::symptom)
+        for (const auto& ev : h.samples)
+          for (const char* k : {"peer", "peer_ip", "remote"})
+            if (auto it = ev.fields.find(k); ev.rank && it != ev.fields.end() && !it->second.empty())
+              lost_peer.insert(*ev.rank);
     std::set<int> exited;
     for (const auto& f : all)
       if (const auto* s = sigs.find(f.finding.id); s && s->exit_report == knowledge::ExitReport::rank)
         for (int r : f.finding.culprit.ranks) {
           auto it = out.ranks.find(r);
-          if (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op || it->second.watchdog_stuck))
+          if (!lost_peer.count(r) && (it == out.ranks.end() || !(it->second.timeout_seq || it->second.timeout_op ||
+                                                                   it->second.watchdog_stuck)))
             exited.insert(r);
         }
     out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
