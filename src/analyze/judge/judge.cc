@@ -147,10 +147,10 @@ std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const J
           jr.algo = std::string(mc::name(p.algo));
           jr.proto = std::string(mc::name(p.proto));
           jr.nchannels = p.nchannels;
-          // Bandwidth-bound sizes only: latency is at most a quarter of the predicted time.
-          double lat = model->latency(*j.coll, p.algo, p.proto);
+          // Bandwidth-bound sizes only: NCCL's bandwidth term is at least three quarters of the
+          // predicted time (latency and pipeline round trips at most a quarter, predict.h).
           bool bw_bound = p.time_us > 0 && (*j.coll == mc::Collective::AllToAll || *j.coll == mc::Collective::SendRecv ||
-                                            lat <= 0.25 * p.time_us);
+                                            p.bw_us >= 0.75 * p.time_us);
           if (jr.measured_busbw && p.busbw_gbps > 0) {
             jr.ratio = *jr.measured_busbw / p.busbw_gbps;
             if (bw_bound) { jr.counted = true; ratios.push_back(*jr.ratio); }

@@ -145,6 +145,7 @@ struct ModelBuilder {
           double interLat = (fam != Family::V2_14_18 && ppn == 1 && m.version_.code() >= 22300) ? t.hw_lat[kHwNet][TREE][p] : t.hw_lat[kHwNet][a][p];
           interLat += g.latency_inter;
           if (p == SIMPLE) interLat += g.latency_inter;
+          m.hop_[a][p] = N > 1 ? interLat : intraLat;  // pipeline.h: the slowest hop per step
           if (a == RING) {
             double l = t.hw_lat[hw[a]][a][p];
             if (coll == REDUCE || coll == BCAST) {
@@ -286,8 +287,10 @@ core::Result<Model> Model::build(const ClusterSpec& spec, const NcclVersion& ver
     if (auto st = b.enable_rules(); !st) return st;
     if (options.bw_scale > 0 && (options.bw_scale != 1.0 || options.lat_scale != 1.0))
       for (auto& f : m.bw_) for (auto& a : f) for (auto& p : a) p *= options.bw_scale;
-    if (options.lat_scale > 0 && options.lat_scale != 1.0)
+    if (options.lat_scale > 0 && options.lat_scale != 1.0) {
       for (auto& f : m.lat_) for (auto& a : f) for (auto& p : a) p *= options.lat_scale;
+      for (auto& a : m.hop_) for (auto& p : a) p *= options.lat_scale;
+    }
   }
   return m;
 }

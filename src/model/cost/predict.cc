@@ -5,6 +5,7 @@
 
 #include "knowledge/nccl_tuning.h"
 #include "model/cost/graph_estimate.h"
+#include "model/cost/pipeline.h"
 #include "model/cost/predict.h"
 
 namespace ncdx::model::cost {
@@ -24,12 +25,20 @@ const knowledge::NcclTuningFamily* tables_for(const NcclVersion& v) {
   return t.ok() ? &(**t)[static_cast<int>(v.family())] : nullptr;
 }
 
-double algo_time(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int a, int p,
-                 std::uint64_t bytes, int num_pipe_ops) {
+// NCCL's estimate split into its two terms: latency x latCount and bytes / (1000 x bw)
+// (ncclTopoGetAlgoTime, tuning.cc). bw_us < 0: the cell is unusable.
+struct AlgoTerms {
+  double lat_us = 0;
+  double bw_us = -1;
+  double total() const { return bw_us < 0 ? -1 : lat_us + bw_us; }
+};
+
+AlgoTerms algo_terms(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int a, int p,
+                     std::uint64_t bytes, int num_pipe_ops) {
   auto C = static_cast<Collective>(coll);
   double bw = m.bandwidth(C, static_cast<Algo>(a), static_cast<Proto>(p));
   double lat = m.latency(C, static_cast<Algo>(a), static_cast<Proto>(p));
-  if (bw <= 0) return -1;
+  if (bw <= 0) return {};
   const Family fam = m.version().family();
   int logSize = log2i(bytes >> 6);
   const auto& corr = t.tree_correction[p];
@@ -43,7 +52,12 @@ double algo_time(const Model& m, const knowledge::NcclTuningFamily& t, int coll,
       bytes / (static_cast<std::uint64_t>(m.comm_channels()) * n) >= 64)
     lat *= m.spec().sm < 80 ? 1.9 : 1.4;  // "Plateau effect of ring"
   int latCount = a == RING ? num_pipe_ops : (num_pipe_ops + t.max_work_elements - 1) / t.max_work_elements;
-  return lat * latCount + static_cast<double>(bytes) / (1000.0 * bw);
+  return {lat * latCount, static_cast<double>(bytes) / (1000.0 * bw)};
+}
+
+double algo_time(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int a, int p,
+                 std::uint64_t bytes, int num_pipe_ops) {
+  return algo_terms(m, t, coll, a, p, bytes, num_pipe_ops).total();
 }
 
 // Point-to-point collectives (nccl-tests alltoall_perf / sendrecv_perf): NCCL runs them as
@@ -161,9 +175,7 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
   p.available = true;
   p.algo = best->algo;
   p.proto = best->proto;
-  p.time_us = best->time_us;
-  p.algbw_gbps = static_cast<double>(bytes) / (1000.0 * p.time_us);
-  p.busbw_gbps = p.algbw_gbps * busbw_factor(coll, n);
+  p.nccl_time_us = best->time_us;
 
   // Channels and threads (topoGetAlgoInfo, enqueue.cc @v2.27.7-1).
   int a = static_cast<int>(p.algo), pr = static_cast<int>(p.proto);
@@ -183,6 +195,28 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
   if (version_.family() != Family::V2_14_18 && code >= 22200 && (a == TREE || a == PAT)) nt = 640;
   p.nchannels = std::max(1, nc);
   p.nthreads = nt;
+
+  // ncdx's time for the pick: NCCL's chunks and slot windows (pipeline.h); NCCL's own
+  // estimate stays in nccl_time_us (it decided the pick above).
+  p.time_us = p.nccl_time_us;
+  const auto* t = tables_for(version_);
+  const AlgoTerms terms = t ? algo_terms(*this, *t, static_cast<int>(coll), a, pr, bytes, std::max(1, options_.num_pipe_ops)) : AlgoTerms{};
+  if (terms.bw_us >= 0) {
+    PipelineInput in{coll, p.algo, p.proto, bytes, n, spec_.nodes, p.nchannels,
+                     std::max(1, graphs_[NVLS].nchannels), terms.lat_us, terms.bw_us, hop_latency(p.algo, p.proto),
+                     bandwidth(Collective::AllReduce, Algo::Nvls, Proto::Simple)};
+    const PipelineTime pt = pipeline_time(in);
+    p.time_us = pt.time_us;
+    p.chunk_bytes = pt.chunk_bytes;
+    p.loops = pt.loops;
+    p.slices = pt.slices;
+    p.window = pt.window;
+    p.hop_us = pt.modelled ? in.hop_us : 0;
+    p.window_us = pt.window_us;
+    p.bw_us = terms.bw_us;
+  }
+  p.algbw_gbps = static_cast<double>(bytes) / (1000.0 * p.time_us);
+  p.busbw_gbps = p.algbw_gbps * busbw_factor(coll, n);
   return p;
 }
 

@@ -50,7 +50,18 @@ struct Prediction {
   Proto proto = Proto::Simple;
   int nchannels = 0;        // channels (CTAs) NCCL launches for this op
   int nthreads = 0;
-  double time_us = 0;       // predicted time of one op
+  double time_us = 0;       // predicted time of one op: ncdx's pipeline model (pipeline.h)
+  double nccl_time_us = 0;  // NCCL's own estimate for the pick (lat + bytes/bw: what it compares)
+  double bw_us = 0;         // its bandwidth term bytes / (1000 x bw) (the judge's "bandwidth-bound")
+  // The pipeline behind time_us (pipeline.h; zero for p2p, CollNet, PAT): bytes per channel per
+  // step, loops per channel, slices one connection moves in sequence with `window` in flight, the
+  // per-step hop latency and the round-trip bound slices x 2 x hop / window.
+  std::int64_t chunk_bytes = 0;
+  std::int64_t loops = 0;
+  std::int64_t slices = 0;
+  int window = 0;
+  double hop_us = 0;
+  double window_us = 0;
   double algbw_gbps = 0;    // bytes / time (nccl-tests definition)
   double busbw_gbps = 0;    // algbw x nccl-tests' factor (busbw_factor)
   std::string note;         // why unavailable, or how AllToAll/SendRecv was modelled
@@ -75,6 +86,10 @@ class Model {
   // The tuning tables (lat/bw per NCCL function x algo x proto), as NCCL prints them.
   double latency(Collective c, Algo a, Proto p) const;
   double bandwidth(Collective c, Algo a, Proto p) const;
+  // NCCL's per-step latency of the slowest hop of (a, p)'s pattern: hwLat[NET] (plus the net
+  // plugin's latencyInter, twice for Simple, as tuning.cc adds it) across nodes, else the
+  // intra-node hwLat of the graph's path type (pipeline.h).
+  double hop_latency(Algo a, Proto p) const { return hop_[static_cast<int>(a)][static_cast<int>(p)]; }
   std::vector<std::string> notes() const { return notes_; }
   // comm->threadThresholds as NCCL's INIT line prints them: Tree LL/LL128/Simple, Ring
   // LL/LL128/Simple, CollNetDirect Simple, CollNetChain Simple (tuning.cc, end of
@@ -91,6 +106,7 @@ class Model {
   std::array<std::array<std::array<double, kNumProtos>, kNumAlgos>, kNumNcclFuncs> lat_{};
   std::array<std::array<std::array<double, kNumProtos>, kNumAlgos>, kNumNcclFuncs> bw_{};
   std::array<std::array<int, kNumProtos>, kNumAlgos> max_threads_{};
+  std::array<std::array<double, kNumProtos>, kNumAlgos> hop_{};
   std::vector<std::string> notes_;
   friend struct ModelBuilder;
 };

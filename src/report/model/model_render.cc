@@ -46,15 +46,37 @@ nlohmann::json prediction_json(const mc::Prediction& p) {
     j["algo"] = is_p2p(p) ? nlohmann::json(nullptr) : nlohmann::json(std::string(mc::name(p.algo)));
     j["proto"] = is_p2p(p) ? nlohmann::json(nullptr) : nlohmann::json(std::string(mc::name(p.proto)));
     j["time_us"] = p.time_us;
+    j["nccl_time_us"] = is_p2p(p) ? nlohmann::json(nullptr) : nlohmann::json(p.nccl_time_us);
     j["algbw_gbps"] = p.algbw_gbps;
     j["busbw_gbps"] = p.busbw_gbps;
     j["nchannels"] = p.nchannels;
     j["nthreads"] = p.nthreads;
   } else {
-    for (const char* k : {"algo", "proto", "time_us", "algbw_gbps", "busbw_gbps", "nchannels", "nthreads"}) j[k] = nullptr;
+    for (const char* k : {"algo", "proto", "time_us", "nccl_time_us", "algbw_gbps", "busbw_gbps", "nchannels", "nthreads"})
+      j[k] = nullptr;
   }
   j["note"] = p.note.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.note);
   return j;
+}
+
+// The pick's time as ncdx models it (model/cost/pipeline.h), under the cost table.
+std::string pipeline_text(const mc::Prediction& p) {
+  std::ostringstream o;
+  if (p.window <= 0) {
+    o << "ncdx time: NCCL's estimate " << num(p.time_us) << " us (" << mc::name(p.algo) << " not pipeline-modelled)\n";
+    return o.str();
+  }
+  o << "ncdx time: max(NCCL lat " << num(p.nccl_time_us - p.bw_us) << " + bw term " << num(p.bw_us) << ", " << p.slices
+    << " slices x 2 x " << num(p.hop_us) << " us hop / window " << p.window << " = " << num(p.window_us)
+    << ") = " << num(p.time_us) << " us (NCCL's estimate " << num(p.nccl_time_us) << "; " << p.chunk_bytes
+    << " B per channel per step, " << p.loops << " loop" << (p.loops == 1 ? "" : "s") << ")\n";
+  return o.str();
+}
+
+nlohmann::json pipeline_json(const mc::Prediction& p) {
+  if (p.window <= 0) return nullptr;
+  return {{"chunk_bytes", p.chunk_bytes}, {"loops", p.loops}, {"slices", p.slices}, {"window", p.window},
+          {"hop_us", p.hop_us}, {"window_us", p.window_us}, {"bw_us", p.bw_us}};
 }
 
 }  // namespace
@@ -103,6 +125,7 @@ std::string render_model_text(const mc::SweepResult& r, bool explain, bool color
                pick ? core::Cell("<- chosen", core::Color::green) : core::Cell("")});
       }
       o << c.render(color);
+      if (p.available && !is_p2p(p)) o << pipeline_text(p);
     }
   }
   return o.str();
@@ -176,6 +199,7 @@ nlohmann::json model_json(const mc::SweepResult* sweep, bool explain, const std:
                                {"lat_us", c.lat_us}, {"bw_gbps", c.bw_gbps},
                                {"time_us", c.time_us >= 0 ? nlohmann::json(c.time_us) : nlohmann::json(nullptr)}});
         }
+        if (row.prediction.available && !is_p2p(row.prediction)) p["pipeline"] = pipeline_json(row.prediction);
       }
       j["predictions"].push_back(std::move(p));
     }

@@ -64,6 +64,12 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   if (recs.empty()) GTEST_SKIP() << "../shared/data/nccl_tests_results.jsonl not found";
   auto sp = specs();
   std::vector<double> err_all, err_not_bad, err_sizes_not_bad;
+  // Every size of the not-bad runs (not only the bandwidth-bound ones), split by regime:
+  // < 1 MB (latency), 1-64 MB (the pipeline ramp), >= 64 MB (the bandwidth plateau).
+  std::vector<double> err_every, err_small, err_mid, err_large;
+  // The same with NCCL's own estimate of the same pick (Prediction::nccl_time_us, the time
+  // model before the pipeline model, docs/MODEL.md): before/after from one run.
+  std::vector<double> nerr_every, nerr_small, nerr_mid, nerr_large;
   int labelled = 0, agree = 0;
   for (const auto& r : recs) {
     std::string id = r["id"];
@@ -89,6 +95,13 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
       if (env.contains("NCCL_PROTO") && env["NCCL_PROTO"].is_string()) o.nccl_proto = env["NCCL_PROTO"];
     }
     auto js = analyze::judge::judge_runs(*runs, o);
+    Options mo;
+    mo.nccl_algo = runs->front().hints.nccl_algo.empty() ? o.nccl_algo : runs->front().hints.nccl_algo;
+    mo.nccl_proto = runs->front().hints.nccl_proto.empty() ? o.nccl_proto : runs->front().hints.nccl_proto;
+    const NcclVersion used = NcclVersion::parse(js.at(0).nccl_version).value_or(NcclVersion{2, 27, 7});
+    auto nccl_model = Model::build(*spec, used, mo);
+    if (!nccl_model.ok()) nccl_model = Model::build(*spec, used);
+    ASSERT_TRUE(nccl_model.ok()) << id;
     ASSERT_EQ(js.size(), 1u) << id;
     const auto& j = js[0];
     std::string label = r["verdict"]["label"];
@@ -108,6 +121,21 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
                   static_cast<unsigned long long>(row.size), *row.measured_busbw, *row.expected_busbw, se * 100,
                   row.counted ? "*" : " ", row.algo.c_str(), row.proto.c_str(), row.nchannels);
     }
+    // Every size by time (busbw is printed with two decimals, so small sizes read 0.00): the
+    // |error| of busbw is |predicted time / measured time - 1|, for ncdx's time and NCCL's own.
+    if (!bad)
+      for (const auto& row : runs->front().rows) {
+        auto mt = row.oop.time_us ? row.oop.time_us : row.ip.time_us;
+        auto np = nccl_model->predict(*o.coll, row.size);
+        if (!mt || *mt <= 0 || !np.available || np.time_us <= 0) continue;
+        double e_new = std::fabs(np.time_us / *mt - 1.0);
+        double e_old = std::fabs((np.nccl_time_us > 0 ? np.nccl_time_us : np.time_us) / *mt - 1.0);
+        err_every.push_back(e_new);
+        nerr_every.push_back(e_old);
+        bool small = row.size < (1u << 20), mid = !small && row.size < (64u << 20);
+        (small ? err_small : mid ? err_mid : err_large).push_back(e_new);
+        (small ? nerr_small : mid ? nerr_mid : nerr_large).push_back(e_old);
+      }
     ASSERT_TRUE(meas && exp) << id;
     // Headline: the largest size with both numbers.
     double e = std::fabs(*meas / *exp - 1.0);
@@ -128,6 +156,19 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   double med = pct(err_not_bad, 0.5), p90 = pct(err_not_bad, 0.9);
   std::printf("[validation] not-bad records, every bandwidth-bound size: n=%zu median |err| %.1f %%, p90 %.1f %%\n",
               err_sizes_not_bad.size(), pct(err_sizes_not_bad, 0.5) * 100, pct(err_sizes_not_bad, 0.9) * 100);
+  auto regime = [&](const char* what, const std::vector<double>& v) {
+    if (!v.empty())
+      std::printf("[validation] not-bad records, %s: n=%zu median |err| %.1f %%, p90 %.1f %%\n", what, v.size(),
+                  pct(v, 0.5) * 100, pct(v, 0.9) * 100);
+  };
+  regime("every size", err_every);
+  regime("sizes < 1 MB", err_small);
+  regime("sizes 1-64 MB", err_mid);
+  regime("sizes >= 64 MB", err_large);
+  regime("every size, NCCL's own estimate", nerr_every);
+  regime("sizes < 1 MB, NCCL's own estimate", nerr_small);
+  regime("sizes 1-64 MB, NCCL's own estimate", nerr_mid);
+  regime("sizes >= 64 MB, NCCL's own estimate", nerr_large);
   std::printf("[validation] not-bad records: n=%zu median |err| %.1f %%, p90 %.1f %%; all: median %.1f %%; verdicts %d/%d\n",
               err_not_bad.size(), med * 100, p90 * 100, pct(err_all, 0.5) * 100, agree, labelled);
   // Measured on 2026-12-05 (docs/MODEL.md): keep or improve. Largest size: median 15.1 %,
@@ -136,6 +177,12 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   EXPECT_LE(p90, 0.40);
   EXPECT_LE(pct(err_sizes_not_bad, 0.5), 0.18);
   EXPECT_EQ(agree, labelled);
+  // Every size by time, measured 2026-12-06 (docs/MODEL.md (b), the pipeline model): median
+  // 47.7 %, < 1 MB 56.3 %, 1-64 MB 51.4 %; the pipeline model must not be worse than NCCL's own.
+  EXPECT_LE(pct(err_every, 0.5), 0.48);
+  EXPECT_LE(pct(err_small, 0.5), 0.57);
+  EXPECT_LE(pct(err_mid, 0.5), 0.52);
+  EXPECT_LE(pct(err_every, 0.5), pct(nerr_every, 0.5) + 1e-9);
 }
 
 TEST(ModelValidation, ChoicesPrintedInNcclLogs) {
