@@ -84,7 +84,7 @@ TEST(ChromeTrace, KinetoTraceOfOneRank) {
 // (torch/csrc/profiler/util.h kP2pDst/kP2pSrc); the kernels get them from record_param_comms by order.
 TEST(ChromeTrace, PeersOfSendAndRecv) {
   TraceSet set;
-  ASSERT_TRUE(read(R"({"distributedInfo": {"rank": 2}, "traceEvents": [
+  ASSERT_TRUE(read(R"J({"distributedInfo": {"rank": 2}, "traceEvents": [
     {"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":10,"dur":2,
      "args":{"Collective name":"send","In msg nelems":8,"dtype":"Float","Group size":4,"Dst Rank":3}},
     {"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":20,"dur":2,
@@ -94,7 +94,7 @@ TEST(ChromeTrace, PeersOfSendAndRecv) {
     {"ph":"X","cat":"kernel","name":"ncclDevKernel_SendRecv(ncclDevKernelArgs4K)","pid":0,"tid":20,"ts":12,"dur":5},
     {"ph":"X","cat":"kernel","name":"ncclDevKernel_SendRecv(ncclDevKernelArgs4K)","pid":0,"tid":20,"ts":22,"dur":5},
     {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgs4K)","pid":0,"tid":20,"ts":32,"dur":5}
-  ]})", set));
+  ]})J", set));
   ASSERT_EQ(set.ranks.size(), 1u);
   const RankTrace& r = set.ranks[0];
   EXPECT_EQ(r.comm_source, CommSource::nccl_kernel);
