@@ -5,6 +5,7 @@
 # CPU, peak RSS of each, ncdx's MB/s per core of CPU, its RSS as a share of the input, the ratio,
 # and whether ncdx named the injected straggler.
 # Usage: bench/timeline_vs_python.sh [SIZE_MB] [RANKS]   defaults 1024 8;  NCDX=path/to/ncdx
+#        NCDX_JOBS=N: ncdx --jobs N (files read at once; default ncdx's own: one per CPU)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-1024}
@@ -29,7 +30,10 @@ measure() {  # prints "wall user maxrss_kb"
 }
 read -r pw pu pm < <(measure python3 bench/timeline_load_python.py "$dir")
 echo "python json.load: $(cat "$res/out")"
-read -r nw nu nm < <(measure "$ncdx" timeline "$dir" --json --no-timestamps)
+jobs=()
+[ -n "${NCDX_JOBS:-}" ] && jobs=(--jobs "$NCDX_JOBS")
+echo "ncdx jobs: ${NCDX_JOBS:-default (one per CPU: $(nproc))}"
+read -r nw nu nm < <(measure "$ncdx" timeline "$dir" --json --no-timestamps "${jobs[@]}")
 python3 - "$res/out" $((ranks - 3)) <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1]))

@@ -7,9 +7,10 @@
 
 #include "analyze/logs/log_source.h"
 #include "analyze/timeline/expected_busbw.h"
-#include "analyze/timeline/inputs.h"
+#include "analyze/timeline/read_inputs.h"
 #include "analyze/timeline/result.h"
 #include "cli/command.h"
+#include "cli/flag_checks.h"
 #include "core/atomic_file.h"
 #include "core/json.h"
 #include "core/outcome.h"
@@ -26,6 +27,7 @@ namespace {
 struct TimelineCliOptions {
   std::vector<std::string> inputs;
   std::string bucket, window, ranks, svg, html, spec, nccl;
+  unsigned jobs = 0;  // 0: one per hardware thread (analyze::timeline::timeline_jobs)
 };
 
 // "10ms", "250us", "1.5s", "2000" (µs) → ns.
@@ -101,11 +103,11 @@ int run(const TimelineCliOptions& c, const GlobalOptions& g) {
     return 66;
   }
   analyze::timeline::TraceSet set;
-  for (const auto& f : expanded.files) {
-    if (auto st = analyze::timeline::read_timeline_input(f.path, set); !st) {
-      std::fprintf(stderr, "ncdx timeline: %s\n", st.message().c_str());
-      return core::to_int(st.code());
-    }
+  std::vector<std::string> paths;
+  for (const auto& f : expanded.files) paths.push_back(f.path);
+  if (auto st = analyze::timeline::read_timeline_inputs(paths, c.jobs, set); !st) {
+    std::fprintf(stderr, "ncdx timeline: %s\n", st.message().c_str());
+    return core::to_int(st.code());
   }
   auto result = analyze::timeline::analyze_timeline(set, o);
   for (const auto& f : expanded.files) result.inputs.push_back(f.display);
@@ -149,6 +151,8 @@ CLI::App* add_timeline(CLI::App& root, const GlobalOptions& global, int& exit_co
   cmd->add_option("--ranks", o.ranks, "analyse only these ranks (e.g. 0-3,8)");
   cmd->add_option("--spec", o.spec, "cluster (as for ncdx model: \"nodes=2,gpus=8,gpu=H100,nic=8x400G-IB\"): busbw expected per collective and size");
   cmd->add_option("--nccl", o.nccl, "NCCL version whose model --spec uses (default 2.27.7)");
+  cmd->add_option("--jobs", o.jobs, "files read at once, one thread each (default: one per CPU, at most one per file; "
+                                      "the output does not depend on it)")->check(integer_in(1, 1024));
   cmd->add_option("--svg", o.svg, "also write the heatmap as SVG to FILE");
   cmd->add_option("--html", o.html, "also write a self-contained HTML page to FILE");
   cmd->callback([&exit_code, &global] { exit_code = run(o, global); });

@@ -54,7 +54,7 @@ std::string render_timeline_section(const TimelineResult& r) {
   else {
     o += "<table><tr><th>rank</th><th>side</th><th>from</th><th>factor</th><th>before (ms)</th><th>after (ms)</th><th>lasting</th></tr>\n";
     for (const auto& s : r.slowdowns)
-      o += "<tr class=\"WARN\"><td>" + (s.rank >= 0 ? std::to_string(s.rank) : std::string("all")) + "</td><td>" + html_escape(s.side) +
+      o += "<tr class=\"WARN\"><td>" + (s.side == "link" ? std::to_string(s.rank) + "-" + std::to_string(s.peer) : s.rank >= 0 ? std::to_string(s.rank) : std::string("all")) + "</td><td>" + html_escape(s.side) +
            "</td><td>" + html_escape(s.axis) + " " + std::to_string(s.from_step) + "</td><td>" + f2(s.factor) + "x</td><td>" +
            f1(s.before_us / 1000) + "</td><td>" + f1(s.after_us / 1000) + "</td><td>" +
            (s.lasting ? std::string("yes") : "no, back at " + std::to_string(s.to_step.value_or(0))) + "</td></tr>\n";

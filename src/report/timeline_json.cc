@@ -92,7 +92,7 @@ nlohmann::json timeline_json(const TimelineResult& r, const nlohmann::json& cont
                                {"significant", s.significant},
                                {"status", core::to_string(outcome_of(s))}});
   j["slowdowns"] = nlohmann::json::array();
-  for (const auto& s : r.slowdowns)
+  for (const auto& s : r.slowdowns) {
     j["slowdowns"].push_back({{"rank", s.rank >= 0 ? nlohmann::json(s.rank) : nlohmann::json(nullptr)},
                               {"from_step", s.from_step},
                               {"to_step", s.to_step ? nlohmann::json(*s.to_step) : nlohmann::json(nullptr)},
@@ -104,6 +104,8 @@ nlohmann::json timeline_json(const TimelineResult& r, const nlohmann::json& cont
                               {"after_us", r3(s.after_us)},
                               {"lasting", s.lasting},
                               {"status", core::to_string(kSlowdown)}});
+    if (s.side == "link") j["slowdowns"].back()["peer"] = s.peer;
+  }
   j["windows"] = nlohmann::json::array();
   for (const auto& w : r.windows)
     j["windows"].push_back({{"start_us", r3(w.start_us)},

@@ -24,6 +24,8 @@ std::string render_timeline_svg(const analyze::timeline::TimelineResult& r);
 // and a hover read-out; no external assets.
 std::string render_timeline_section(const analyze::timeline::TimelineResult& r);
 std::string render_timeline_html(const analyze::timeline::TimelineResult& r);
+// Who a slowdown is about: "rank 3", "all ranks", "link 3-4" (side "link").
+std::string slowdown_subject(const analyze::timeline::Slowdown& s);
 // One line: the straggler, the slowdowns, or "no straggler, no slowdown".
 std::string timeline_headline(const analyze::timeline::TimelineResult& r);
 

@@ -113,6 +113,11 @@ std::string busbw_table(const TimelineResult& r) {
 
 }  // namespace
 
+std::string slowdown_subject(const Slowdown& s) {
+  if (s.side == "link") return "link " + std::to_string(s.rank) + "-" + std::to_string(s.peer);
+  return s.rank >= 0 ? "rank " + std::to_string(s.rank) : "all ranks";
+}
+
 std::string timeline_headline(const TimelineResult& r) {
   std::string out;
   for (const auto& s : r.stragglers) {
@@ -127,7 +132,7 @@ std::string timeline_headline(const TimelineResult& r) {
     const Slowdown& s = r.slowdowns.front();
     char b[200];
     std::snprintf(b, sizeof b, "%sslowdown: %s %.2fx on the %s side from %s %lld%s", out.empty() ? "" : "; ",
-                  s.rank >= 0 ? ("rank " + std::to_string(s.rank)).c_str() : "all ranks", s.factor, s.side.c_str(),
+                  slowdown_subject(s).c_str(), s.factor, s.side.c_str(),
                   s.axis.c_str(), static_cast<long long>(s.from_step), s.lasting ? "" : " (transient)");
     out += b;
   }
@@ -185,7 +190,7 @@ std::string render_timeline_text(const TimelineResult& r, bool color) {
     if (r.slowdowns.empty()) o += "  none >= 10%\n";
     for (const auto& s : r.slowdowns) {
       std::snprintf(b, sizeof b, "  %s: %.2fx on the %s side from %s %lld%s (%s -> %s per %s)\n",
-                    s.rank >= 0 ? ("rank " + std::to_string(s.rank)).c_str() : "all ranks", s.factor, s.side.c_str(), s.axis.c_str(),
+                    slowdown_subject(s).c_str(), s.factor, s.side.c_str(), s.axis.c_str(),
                     static_cast<long long>(s.from_step),
                     s.lasting ? ", lasting" : (", transient, back at " + std::to_string(s.to_step.value_or(0))).c_str(),
                     ms(s.before_us).c_str(), ms(s.after_us).c_str(), s.axis.c_str());

@@ -3,7 +3,8 @@
 # torch.profiler (tests/timeline/gloo_profile_job.py), rank 2 sleeping 150 ms extra per step from
 # step 6 (10 of 16 steps: a straggler that no scheduling noise of a loaded CI machine hides). ncdx must
 # name rank 2 as the straggler and find its compute-side slowdown from step 6
-# (±1), and its JSON must validate against docs/schema/timeline.schema.json.
+# (±1), its JSON must validate against docs/schema/timeline.schema.json and be the same with
+# --jobs 1 (files read one after another) as with the default (in parallel).
 # Skips (exit 77, reason on stdout) when the PyTorch venv (scripts/torch-venv.sh) is absent.
 # Usage: gloo_straggler.sh NCDX SOURCE_DIR
 set -euo pipefail
@@ -25,8 +26,11 @@ n=$(ls "$work/traces" | wc -l)
 set +e
 "$ncdx" timeline "$work/traces" --json --no-timestamps >"$work/out.json"
 rc=$?
+"$ncdx" timeline "$work/traces" --json --no-timestamps --jobs 1 >"$work/out1.json"
 "$ncdx" timeline "$work/traces" --no-color
 set -e
+# The files are read in parallel by default: the report must be the one of a sequential read.
+cmp "$work/out.json" "$work/out1.json" || { echo "--jobs 1 and the default differ"; exit 1; }
 [ "$rc" = 1 ] || { echo "exit code $rc, expected 1 (a straggler and a slowdown found)"; exit 1; }
 python3 "$src/tests/validate_schema.py" "$src/docs/schema/timeline.schema.json" "$work/out.json"
 python3 - "$work/out.json" <<'PY'

@@ -4,6 +4,8 @@ set(_tl ${CMAKE_CURRENT_LIST_DIR})
 add_test(NAME timeline.gloo_straggler COMMAND bash ${_tl}/gloo_straggler.sh $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR})
 set_tests_properties(timeline.gloo_straggler PROPERTIES LABELS "timeline;torch" SKIP_RETURN_CODE 77 TIMEOUT 420 RUN_SERIAL ON)
 
+add_test(NAME timeline.gen_slow_link COMMAND bash ${_tl}/gen_slow_link.sh $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR})
+set_tests_properties(timeline.gen_slow_link PROPERTIES LABELS "timeline" TIMEOUT 300)
 set(_tl_shared ${CMAKE_SOURCE_DIR}/../shared/data/ray_timeline)
 foreach(f hta_nccl_parser_config_nccl_data.json.gz hta_timeline_analysis_sampled_rank-0.json.gz)
   ncdx_golden(timeline ${f} 0 JSON SCHEMA ${CMAKE_SOURCE_DIR}/docs/schema/timeline.schema.json

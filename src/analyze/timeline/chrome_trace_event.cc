@@ -73,6 +73,7 @@ void classify_name(Ev& e, std::string_view n, StringTable& strings) {
     return;
   }
   e.coll = strings.id(c);
+  e.p2p = c == "send" || c == "recv";
 }
 
 bool interesting_args(const Ev& e) {

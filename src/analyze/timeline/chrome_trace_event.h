@@ -40,6 +40,12 @@ struct Ev {
   std::int64_t in_nelems = -1, seq = -1, dims_elems = -1, corr = -1;
   int elem_bytes = 0;
   std::int32_t group_size = -1;
+  std::int32_t peer = -1;     // "Dst Rank"/"Src Rank" of a send/recv (CommOp::peer)
+  // c10d::send / c10d::recv_: their third argument, the peer's rank in the process group, from
+  // "Concrete Inputs" (written with record_shapes=True; schema `c10d::send(Tensor[] tensors,
+  // ProcessGroup process_group, int dst, int tag)`, recv_ the same with src, torch 2.15.0).
+  std::int32_t arg_peer = -1;
+  bool p2p = false;           // the name is a send or recv
   const char* bad = nullptr;  // why the event is skipped
 };
 

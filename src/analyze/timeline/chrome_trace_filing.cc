@@ -78,6 +78,31 @@ void RankFiling::take(Ev& e, bool array_form) {
   }
 }
 
+namespace {
+
+// Peers the execution spans lack (gloo:send/gloo:recv and NCCL kernels name none), from the CPU
+// ops that name them, matched by order among the ops of one collective when both lists have as
+// many of it (c10d::send and gloo:send come in pairs, one inside the other).
+void copy_peers(std::vector<CommOp>& to, const std::vector<CommOp>& from) {
+  std::map<std::uint32_t, std::vector<std::int32_t>> peers;  // collective → peers of `from`, in order
+  bool any = false;
+  for (const CommOp& op : from) {
+    peers[op.coll].push_back(op.peer);
+    any = any || op.peer >= 0;
+  }
+  if (!any) return;
+  std::map<std::uint32_t, std::size_t> count, next;
+  for (const CommOp& op : to) ++count[op.coll];
+  for (CommOp& op : to) {
+    auto it = peers.find(op.coll);
+    if (it == peers.end() || it->second.size() != count[op.coll]) continue;
+    std::int32_t p = it->second[next[op.coll]++];
+    if (op.peer < 0) op.peer = p;
+  }
+}
+
+}  // namespace
+
 void RankFiling::note_extent(Ns start, Ns end) {
   first_ = std::min(first_, start);
   last_ = std::max(last_, end);
@@ -91,6 +116,7 @@ void RankFiling::add_comm(CommSource s, const Ev& e, Ns start, Ns end) {
   op.pg = e.pg;
   op.seq = e.seq;
   op.group_size = e.group_size;
+  op.peer = e.peer >= 0 ? e.peer : e.p2p && e.name == Name::c10d ? e.arg_peer : -1;
   std::int64_t n = e.in_nelems >= 0 ? e.in_nelems : e.dims_elems;
   if (n >= 0 && e.elem_bytes > 0) op.bytes = n * e.elem_bytes;
   cands_[static_cast<int>(s)].push_back(op);
@@ -177,6 +203,10 @@ void RankFiling::finish(const std::string& file, const DistInfo& dist, TraceSet&
     r.rank_from = "file name";
   }
   r.gpu = gpu_;
+  // c10d's peer is a rank of the op's process group, which the op does not name: a global rank
+  // only when the job has one group (its default one).
+  if (dist.pg_count > 1)
+    for (CommOp& op : cands_[static_cast<int>(CommSource::c10d_op)]) op.peer = -1;
   for (int s = 0; s < static_cast<int>(CommSource::count); ++s) {
     if (cands_[s].empty()) continue;
     // The CPU-side ops carry the sizes the kernels may lack: copy them over by order.
@@ -194,7 +224,15 @@ void RankFiling::finish(const std::string& file, const DistInfo& dist, TraceSet&
         if (r.comm[i].bytes < 0) r.comm[i].bytes = meta[i].bytes;
         if (r.comm[i].group_size < 0) r.comm[i].group_size = meta[i].group_size;
         if (r.comm[i].pg == 0) r.comm[i].pg = meta[i].pg;
+        if (r.comm[i].peer < 0) r.comm[i].peer = meta[i].peer;
       }
+    }
+  }
+  for (CommSource from : {CommSource::record_param_comms, CommSource::c10d_op}) {
+    if (r.comm_source < from) {
+      auto& meta = cands_[static_cast<int>(from)];
+      sort_ops(meta);
+      copy_peers(r.comm, meta);
     }
   }
   r.compute = gpu_ ? std::move(compute_) : std::move(cpu_compute_);

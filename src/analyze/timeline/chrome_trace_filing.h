@@ -18,6 +18,7 @@ namespace ncdx::analyze::timeline::chrome {
 // From the trace's "distributedInfo" (Kineto), when present.
 struct DistInfo {
   int rank = -1, world = -1;
+  int pg_count = -1;  // process groups the job made (distributedInfo.pg_count)
   std::string backend;
 };
 

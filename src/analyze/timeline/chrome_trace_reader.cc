@@ -11,6 +11,7 @@
 
 #include "analyze/timeline/chrome_trace_filing.h"
 #include "analyze/timeline/json_pull.h"
+#include "core/strings.h"
 
 namespace ncdx::analyze::timeline {
 namespace {
@@ -86,14 +87,14 @@ class Reader {
       if (t == Tok::obj_end) return true;
       if (t != Tok::key) return false;
       std::string_view k = p_.text();
-      if (k == "rank" || k == "world_size") {
-        bool is_rank = k == "rank";
+      if (k == "rank" || k == "world_size" || k == "pg_count") {
+        int& slot = k == "rank" ? dist_.rank : k == "world_size" ? dist_.world : dist_.pg_count;
         Tok v = p_.value();
         if (v == Tok::error) return false;
         if (v == Tok::num) {
           double d = p_.number();
           if (!p_.error().is_ok()) return false;
-          if (d >= 0 && d < 1e7 && d == std::floor(d)) (is_rank ? dist_.rank : dist_.world) = static_cast<int>(d);
+          if (d >= 0 && d < 1e7 && d == std::floor(d)) slot = static_cast<int>(d);
         }
       } else if (k == "backend") {
         Tok v = p_.value();
@@ -171,6 +172,35 @@ class Reader {
             else if (which == 'g') e.group_size = static_cast<std::int32_t>(std::min<std::int64_t>(x, 1 << 30));
             else if (k != "Sequence number" || x > 0) e.seq = x;  // c10d writes 0 for every op
           }
+        }
+      } else if (k == "Dst Rank" || k == "Src Rank") {
+        // The peer of a send ("Dst Rank") or recv ("Src Rank"): a number, or a decimal string.
+        Tok v = p_.value();
+        if (v == Tok::error) return false;
+        double d = -1;
+        if (v == Tok::num) {
+          d = p_.number();
+          if (!p_.error().is_ok()) return false;
+        } else if (v == Tok::str) {
+          d = core::parse_int(p_.text()).value_or(-1);
+        }
+        if (d >= 0 && d < 1e7 && d == std::floor(d)) e.peer = static_cast<std::int32_t>(d);
+      } else if (k == "Concrete Inputs" && e.name == Name::c10d) {  // ["", "", "2", "0"]: the third is the peer
+        Tok v = p_.next();
+        if (v == Tok::error) return false;
+        if (v == Tok::arr_begin) {
+          for (int i = 0;; ++i) {
+            Tok s = p_.next();
+            if (s == Tok::arr_end) break;
+            if (s == Tok::error) return false;
+            if (s == Tok::str && i == 2) {
+              long long x = core::parse_int(p_.text()).value_or(-1);
+              if (x >= 0 && x < 10000000) e.arg_peer = static_cast<std::int32_t>(x);
+            }
+            if ((s == Tok::obj_begin || s == Tok::arr_begin) && !p_.skip()) return false;
+          }
+        } else if (v == Tok::obj_begin && !p_.skip()) {
+          return false;
         }
       } else if (k == "dtype") {
         Tok v = p_.value();

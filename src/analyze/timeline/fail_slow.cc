@@ -118,6 +118,8 @@ std::vector<Slowdown> find_slowdowns(const std::vector<RankTrace>& ranks, const 
   } else {
     out.insert(out.end(), comm_side.begin(), comm_side.end());
   }
+  auto links = find_link_slowdowns(ranks, o);
+  out.insert(out.end(), links.begin(), links.end());
   std::sort(out.begin(), out.end(), [](const Slowdown& a, const Slowdown& b) {
     if (a.factor != b.factor) return a.factor > b.factor;
     return a.rank < b.rank;

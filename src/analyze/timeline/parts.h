@@ -34,6 +34,9 @@ std::vector<Lateness> lateness(const std::vector<RankTrace>& ranks, const std::v
 std::vector<Straggler> find_stragglers(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst);
 std::vector<Slowdown> find_slowdowns(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
                                      const TimelineOptions& o);
+// fail_slow_links.cc: send/recv slowdowns seen on both ends of one link (rank, peer) and on no
+// other link of either rank: that link (side "link", peer set).
+std::vector<Slowdown> find_link_slowdowns(const std::vector<RankTrace>& ranks, const TimelineOptions& o);
 std::vector<Window> find_windows(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,
                                  const Heatmap& heat, Ns t0);
 std::vector<CollectiveStat> collective_stats(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst,

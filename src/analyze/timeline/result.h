@@ -55,9 +55,10 @@ struct Slowdown {
   std::int64_t from_step = 0;   // first slow step (ProfilerStep number, log step, or collective index)
   std::optional<std::int64_t> to_step;  // first step back to normal when transient
   double factor = 1;            // median after / median before
-  std::string side;             // "compute", "comm", "step"
+  std::string side;             // "compute", "comm", "step", "link"
+  int peer = -1;                // side "link": the other end (global rank) of the slow link
   std::string series;           // "step", "collective:allreduce" …
-  std::string axis;             // "step" or "collective" (what from_step counts)
+  std::string axis;             // "step", "collective" or "p2p" (what from_step counts)
   double before_us = 0, after_us = 0;
   bool lasting = true;
 };

@@ -32,6 +32,9 @@ struct CommOp {
   std::int64_t seq = -1;        // sequence number when the producer wrote one
   std::int64_t bytes = -1;      // message size (input elements × dtype size); -1 unknown
   std::int32_t group_size = -1;
+  // The other end of a send/recv, a global rank: record_param_comms "Dst Rank" of a send, "Src
+  // Rank" of a recv (torch/csrc/profiler/util.h kP2pDst/kP2pSrc, torch 2.15.0); -1 otherwise.
+  std::int32_t peer = -1;
 };
 
 struct Step {

@@ -8,6 +8,9 @@
 #include <cstdint>
 #include <cstdlib>
 #include <random>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 #include "analyze/timeline/trace_model.h"
 
@@ -26,6 +29,12 @@ struct SynthSpec {
   double factor = 1.0;
   double clock_skew_us = 0;   // each rank's clock off by up to ± this
   std::uint64_t seed = 1;
+  // After the all-reduce, a ring shift of point-to-point ops (each rank computes p2p_compute_us —
+  // slower on slow_rank like its step compute — then sends to r+1 and receives from r-1; both ends
+  // of a transfer end when the later one posted plus the transfer), ops naming their peer.
+  bool p2p_ring = false;
+  double p2p_compute_us = 5000, p2p_us = 2000;
+  int slow_link = -1;         // the link (slow_link, slow_link+1) transfers factor× slower from slow_from
 };
 
 inline analyze::timeline::TraceSet synth_timeline(const SynthSpec& s) {
@@ -35,6 +44,7 @@ inline analyze::timeline::TraceSet synth_timeline(const SynthSpec& s) {
   std::normal_distribution<double> g(0, 1);
   std::uniform_real_distribution<double> u(-1, 1);
   std::uint32_t coll = set.strings.id("allreduce");
+  std::uint32_t sendc = s.p2p_ring ? set.strings.id("send") : 0, recvc = s.p2p_ring ? set.strings.id("recv") : 0;
   set.ranks.resize(s.ranks);
   std::vector<Ns> skew(s.ranks);
   for (int r = 0; r < s.ranks; ++r) {
@@ -59,6 +69,28 @@ inline analyze::timeline::TraceSet synth_timeline(const SynthSpec& s) {
     double x = s.transfer_us * std::max(0.2, 1 + s.noise * g(rng));
     if (slow && s.slow_comm) x *= s.factor;
     double done = last + x;
+    std::vector<double> step_end(s.ranks, done + 50);
+    std::vector<std::pair<double, double>> send(s.ranks), recv(s.ranks);  // (start, end) per rank, µs
+    if (s.p2p_ring) {
+      std::vector<double> post(s.ranks);
+      for (int r = 0; r < s.ranks; ++r) {
+        double c = s.p2p_compute_us * std::max(0.2, 1 + s.noise * g(rng));
+        if (slow && r == s.slow_rank) c *= s.factor;
+        post[r] = done + c;
+      }
+      for (int r = 0; r < s.ranks; ++r) {
+        int to = (r + 1) % s.ranks;
+        double d = s.p2p_us * std::max(0.2, 1 + s.noise * g(rng));
+        if (slow && r == s.slow_link) d *= s.factor;
+        double end = std::max(post[r], post[to]) + d;
+        send[r] = {post[r], end};
+        recv[to] = {post[to], end};
+      }
+      double all = 0;
+      for (int r = 0; r < s.ranks; ++r) all = std::max(all, std::max(send[r].second, recv[r].second));
+      std::fill(step_end.begin(), step_end.end(), all + 50);
+      done = all;
+    }
     for (int r = 0; r < s.ranks; ++r) {
       RankTrace& rt = set.ranks[r];
       auto ns = [&](double us) { return static_cast<Ns>(us * 1000) + skew[r]; };
@@ -69,9 +101,21 @@ inline analyze::timeline::TraceSet synth_timeline(const SynthSpec& s) {
       op.coll = coll;
       op.bytes = 64 << 20;
       rt.comm.push_back(op);
-      rt.steps.push_back({step, ns(t), ns(done + 50)});
+      if (s.p2p_ring) {
+        int to = (r + 1) % s.ranks, from = (r + s.ranks - 1) % s.ranks;
+        for (auto [io, peer, id] : {std::tuple{send[r], to, sendc}, std::tuple{recv[r], from, recvc}}) {
+          CommOp p;
+          p.start = ns(io.first);
+          p.end = ns(io.second);
+          p.coll = id;
+          p.bytes = 16 << 20;
+          p.peer = peer;
+          rt.comm.push_back(p);
+        }
+      }
+      rt.steps.push_back({step, ns(t), ns(step_end[r])});
       rt.first = std::min(rt.first, ns(t));
-      rt.last = std::max(rt.last, ns(done + 50));
+      rt.last = std::max(rt.last, ns(step_end[r]));
     }
     t = done + 100;
   }

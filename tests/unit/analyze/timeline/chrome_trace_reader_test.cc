@@ -80,6 +80,30 @@ TEST(ChromeTrace, KinetoTraceOfOneRank) {
   EXPECT_EQ(r.skip_reasons.at("event is not an object"), 1u);
 }
 
+// Point-to-point ops name their other end: "Dst Rank" of a send, "Src Rank" of a recv
+// (torch/csrc/profiler/util.h kP2pDst/kP2pSrc); the kernels get them from record_param_comms by order.
+TEST(ChromeTrace, PeersOfSendAndRecv) {
+  TraceSet set;
+  ASSERT_TRUE(read(R"J({"distributedInfo": {"rank": 2}, "traceEvents": [
+    {"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":10,"dur":2,
+     "args":{"Collective name":"send","In msg nelems":8,"dtype":"Float","Group size":4,"Dst Rank":3}},
+    {"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":20,"dur":2,
+     "args":{"Collective name":"recv","Out msg nelems":8,"dtype":"Float","Group size":4,"Src Rank":"1"}},
+    {"ph":"X","cat":"cpu_op","name":"record_param_comms","pid":1,"tid":1,"ts":30,"dur":2,
+     "args":{"Collective name":"allreduce","In msg nelems":8,"dtype":"Float","Group size":4,"Dst Rank":-1}},
+    {"ph":"X","cat":"kernel","name":"ncclDevKernel_SendRecv(ncclDevKernelArgs4K)","pid":0,"tid":20,"ts":12,"dur":5},
+    {"ph":"X","cat":"kernel","name":"ncclDevKernel_SendRecv(ncclDevKernelArgs4K)","pid":0,"tid":20,"ts":22,"dur":5},
+    {"ph":"X","cat":"kernel","name":"ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgs4K)","pid":0,"tid":20,"ts":32,"dur":5}
+  ]})J", set));
+  ASSERT_EQ(set.ranks.size(), 1u);
+  const RankTrace& r = set.ranks[0];
+  EXPECT_EQ(r.comm_source, CommSource::nccl_kernel);
+  ASSERT_EQ(r.comm.size(), 3u);
+  EXPECT_EQ(r.comm[0].peer, 3);
+  EXPECT_EQ(r.comm[1].peer, 1);
+  EXPECT_EQ(r.comm[2].peer, -1);  // a collective; a negative rank is no peer
+}
+
 TEST(ChromeTrace, RankFromFileNameWithoutDistributedInfo) {
   TraceSet set;
   ASSERT_TRUE(read(R"({"traceEvents": [{"ph":"X","cat":"user_annotation","name":"gloo:all_reduce","pid":1,"tid":2,"ts":5,"dur":3,
