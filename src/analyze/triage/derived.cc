@@ -133,7 +133,7 @@ std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
 }
 
 struct TimeoutView {
-  std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped;
+  std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped, hung_watchdog;
   std::optional<long long> seq, timeout_ms, ran_for_ms;
   std::string op;
 };
@@ -155,6 +155,17 @@ TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
     }
   }
   if (v.reporters.empty()) return v;
+  // A rank whose heartbeat monitor fired ("watchdog got stuck") but that reports no collective
+  // timeout of its own, among ranks that do: its watchdog thread was blocked in a CUDA/NCCL call on
+  // that rank (PyTorch ProcessGroupNCCL.cpp: the monitor fires when the watchdog makes no progress,
+  // which a collective that merely waits for a peer never causes: that one times out instead). The
+  // others timed out waiting for it. A minority only: when most ranks are stuck the hang is shared.
+  std::set<int> timed_out, hung;
+  for (const auto& [r, p] : ranks) {
+    if (p.timeout_seq || p.timeout_op || p.ran_for_ms) timed_out.insert(r);
+    else if (p.watchdog_stuck) hung.insert(r);
+  }
+  if (!hung.empty() && hung.size() < timed_out.size()) v.hung_watchdog = hung;
   int best = 0;
   for (const auto& [s, c] : seq_count)
     if (c > best) best = c, v.seq = s;
@@ -207,6 +218,7 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
   add(v.stuck, "last completed an earlier collective than the one the others time out on");
   add(v.never_init, "never printed Init COMPLETE");
   add(v.stopped, "stopped logging long before the others (killed, crashed or stuck)");
+  add(v.hung_watchdog, "had its watchdog stuck in a CUDA/NCCL call (heartbeat monitor) while the others timed out waiting");
   if (v.odd_seq.size() * 2 < v.reporters.size()) add(v.odd_seq, "timed out on a different SeqNum (a desynchronised collective sequence)");
   // Ranks that never report the timeout everyone else reports are not waiting: they are elsewhere.
   if (!v.non_reporters.empty() && v.non_reporters.size() < v.reporters.size())

@@ -156,11 +156,15 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
       }
   // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
   // mpirun's "process rank 5 ... on node node3"); the launcher's own host is not the culprit's.
+  // A scheduler line can name a failed node without a task ("srun: error: Node failure on node3").
   std::set<std::string> failed_nodes;
-  for (const auto& ev : h.samples)
+  for (const auto& ev : h.samples) {
     if (ev.fields.count("failed_rank"))
       if (auto it = ev.fields.find("node"); it != ev.fields.end() && !it->second.empty())
         failed_nodes.insert(it->second);
+    if (auto it = ev.fields.find("failed_node"); it != ev.fields.end() && !it->second.empty())
+      failed_nodes.insert(it->second);
+  }
   // A cause that processes on several hosts report against one and the same peer (each sees its
   // completions fail towards 10.10.2.13): the peer is what they share, the reporters are its victims.
   const bool shared_peer = sig.role == Role::cause && peers.size() == 1 && h.hosts.size() >= 2 &&
