@@ -19,9 +19,13 @@ TEST(TimelineSweep, FastSubsetIsExact) {
     auto o = ncdx::testing::evaluate(spec, r);
     SCOPED_TRACE("run " + std::to_string(i) + ": " + std::to_string(spec.ranks) + " ranks, rank " + std::to_string(spec.slow_rank) +
                  (spec.slow_comm ? " comm" : "") + " x" + std::to_string(spec.factor) + " from " + std::to_string(spec.slow_from));
-    if (o.straggler_expected) EXPECT_TRUE(o.straggler_top1);
+    if (o.straggler_expected) {
+      EXPECT_TRUE(o.straggler_top1);
+    }
     EXPECT_FALSE(o.straggler_false);
-    if (o.slowdown_expected) EXPECT_TRUE(o.slowdown_found);
+    if (o.slowdown_expected) {
+      EXPECT_TRUE(o.slowdown_found);
+    }
     EXPECT_EQ(o.slowdowns_reported, o.slowdowns_correct);
   }
   EXPECT_EQ(runs, 16);
