@@ -47,20 +47,36 @@ std::vector<ConfirmPair> plan_confirmation(const measure::NetMatrix& m, const st
   std::vector<ConfirmPair> plan;
   std::map<std::string, int> index;
   for (int i = 0; i < static_cast<int>(m.hosts.size()); ++i) index.emplace(m.hosts[i], i);
-  std::set<int> named;
+  // References: nodes no node-level outlier names, fewest link outliers first. On a loaded
+  // cluster nearly every node is on some false link (16 namespace hosts at load 12: 25 false
+  // slow links touching all 16), and requiring untouched nodes would leave no reference at all;
+  // a reference pair is measured alone too, so a touched-but-healthy node serves.
+  const int n = static_cast<int>(m.hosts.size());
+  std::vector<int> links(n, 0);
+  std::vector<bool> node_named(n, false);
   bool any = false;
   for (const auto& o : outliers) {
     any = any || confirmable(o);
     for (const auto& h : o.hosts)
-      if (auto it = index.find(h); it != index.end()) named.insert(it->second);
+      if (auto it = index.find(h); it != index.end()) {
+        if (o.hosts.size() == 1) node_named[it->second] = true;
+        else ++links[it->second];
+      }
   }
   std::vector<int> healthy;
-  for (int i = 0; i < static_cast<int>(m.hosts.size()); ++i)
-    if (!named.count(i)) healthy.push_back(i);
-  // Without two healthy nodes there is no reference pair, so nothing can be judged alone.
+  for (int i = 0; i < n; ++i)
+    if (!node_named[i]) healthy.push_back(i);
+  std::stable_sort(healthy.begin(), healthy.end(), [&](int x, int y) { return links[x] < links[y]; });
+  // Without two such nodes there is no reference pair, so nothing can be judged alone.
   if (!any || opt.max_pairs <= 0 || healthy.size() < 2) return plan;
-  for (std::size_t k = 0; k + 1 < healthy.size() && static_cast<int>(plan.size()) < opt.ref_pairs; ++k)
-    plan.push_back({healthy[k], healthy[k + 1], "reference", -1});
+  std::set<std::pair<int, int>> suspect_links;  // never a reference
+  for (const auto& o : outliers)
+    if (o.hosts.size() == 2 && index.count(o.hosts[0]) && index.count(o.hosts[1]))
+      suspect_links.insert(std::minmax(index[o.hosts[0]], index[o.hosts[1]]));
+  for (std::size_t k = 0; k + 1 < healthy.size() && static_cast<int>(plan.size()) < opt.ref_pairs; ++k) {
+    auto [a, b] = std::minmax(healthy[k], healthy[k + 1]);
+    if (!suspect_links.count({a, b})) plan.push_back({a, b, "reference", -1});
+  }
   const std::size_t refs = plan.size();
   std::set<std::pair<int, int>> taken;
   for (const auto& p : plan) taken.insert({p.a, p.b});

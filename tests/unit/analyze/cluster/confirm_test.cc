@@ -13,8 +13,8 @@
 using namespace ncdx;
 using analyze::ConfirmPair;
 using analyze::NetOutlier;
-using testing::scale_link;
-using testing::synthetic_matrix;
+using ncdx::testing::scale_link;
+using ncdx::testing::synthetic_matrix;
 
 namespace {
 
@@ -112,11 +112,20 @@ TEST(Confirm, NothingToConfirmOrNoHealthyReference) {
   // Unreachable and lossy nodes are not re-measured.
   std::vector<NetOutlier> dead = {{"unreachable", {"n3"}, "reachability", 7.0, 7.0, "x"}};
   EXPECT_TRUE(analyze::plan_confirmation(m, dead).empty());
-  // 3 nodes, a slow link and a slow node named: one healthy node left, no reference pair.
+  // 3 nodes, two of them named slow: one node left, no reference pair.
   auto small = synthetic_matrix(3, 0.04, 0.0, 10);
-  std::vector<NetOutlier> o = {{"slow-link", {"n0", "n1"}, "bandwidth_gbps", 0.02, 0.04, "x"},
+  std::vector<NetOutlier> o = {{"slow-node", {"n2"}, "bandwidth_gbps", 0.02, 0.04, "x"},
                                {"slow-node", {"n1"}, "bandwidth_gbps", 0.02, 0.04, "x"}};
   EXPECT_TRUE(analyze::plan_confirmation(small, o).empty());
+  // A node on a suspect link still serves as a reference (a loaded cluster has false links on
+  // nearly every node), the least-named first.
+  std::vector<NetOutlier> links = {{"slow-link", {"n0", "n1"}, "bandwidth_gbps", 0.02, 0.04, "x"},
+                                   {"slow-link", {"n0", "n2"}, "bandwidth_gbps", 0.02, 0.04, "x"}};
+  auto plan = analyze::plan_confirmation(small, links);
+  ASSERT_FALSE(plan.empty());
+  EXPECT_EQ(plan[0].role, "reference");
+  EXPECT_EQ(plan[0].a, 1);
+  EXPECT_EQ(plan[0].b, 2);
 }
 
 TEST(Confirm, SuspectThatFailsAloneIsConfirmed) {
