@@ -44,10 +44,31 @@ def plan_fault(kind, n, rng):
     return [], [], None
 
 
-def run_trial(ncdx, n, faults, budget):
+def compact_pairs(net):
+    """Every pair of the matrix as [a, b, status, min Gb/s, median µs, p99 µs, stalls, retrans, segs]:
+    the raw evidence, so a later rule can be checked against the same trials."""
+    out, n = [], len(net["hosts"])
+    for a in range(n):
+        for b in range(a + 1, n):
+            st = net["status"][a][b] if net["status"][a][b] != "ok" else net["status"][b][a]
+            bw = [x for x in (net["bandwidth_gbps"][a][b], net["bandwidth_gbps"][b][a]) if x is not None]
+            out.append([a, b, st, min(bw) if len(bw) == 2 else None, net["latency_us"][a][b],
+                        net["latency_p99_us"][a][b], (net.get("stalls") or [[0] * n] * n)[a][b],
+                        sum_or_none(net, "retrans", a, b), sum_or_none(net, "segs_out", a, b)])
+    return out
+
+
+def sum_or_none(net, key, a, b):
+    m = net.get(key)
+    if not m or m[a][b] is None or m[b][a] is None:
+        return None
+    return m[a][b] + m[b][a]
+
+
+def run_trial(ncdx, n, faults, budget, extra_args):
     env = dict(os.environ, NCDX=ncdx, NCDX_NS_PREFIX=f"ncs{os.getpid() % 100000}")
     cmd = ["bash", SCRIPT, "run", str(n), *faults, "--", "doctor", "--cluster", "--quick", "--json",
-           "--no-timestamps", "--pair-budget", str(budget)]
+           "--pair-budget", str(budget), *extra_args]
     t0 = time.time()
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
     wall = time.time() - t0
@@ -56,12 +77,19 @@ def run_trial(ncdx, n, faults, budget):
     try:
         doc = json.loads(p.stdout)
     except json.JSONDecodeError:
-        return None, wall, p.stderr[-500:]
-    got = []
-    if doc.get("network"):
-        got += [("net", o["kind"], tuple(o["hosts"])) for o in doc["network"]["outliers"]]
+        return None, wall, p.stderr[-500:], {}
+    got, extra = [], {}
+    net = doc.get("network")
+    if net:
+        # An outlier that vanished when re-measured alone (confirmed: false) is information, not a
+        # named fault; the record keeps it apart (`unconfirmed`).
+        got += [("net", o["kind"], tuple(o["hosts"])) for o in net["outliers"] if o.get("confirmed") is not False]
+        extra["unconfirmed"] = [[o["kind"], o["hosts"]] for o in net["outliers"] if o.get("confirmed") is False]
+        extra["confirm_pairs"] = len((net.get("confirm") or {}).get("pairs", []))
+        extra["confirm_wall_s"] = (net.get("confirm") or {}).get("wall_s")
+        extra["pairs"] = compact_pairs(net)
     got += [("drift", c["id"], tuple(c["deviating"])) for c in doc["consistency"] if c["deviating"]]
-    return sorted(got), wall, ""
+    return sorted(got), wall, "", extra
 
 
 def main():
@@ -74,7 +102,9 @@ def main():
     ap.add_argument("--budget", type=float, default=4.0)
     ap.add_argument("--out", default="")
     ap.add_argument("--kinds", default="", help="comma list of fault kinds to plant (default: all)")
+    ap.add_argument("--extra", default="", help="more ncdx flags, space-separated (e.g. '--confirm-pairs 0')")
     a = ap.parse_args()
+    a.extra = a.extra.split()
     rng = random.Random(a.seed)
     sizes = [int(x) for x in a.nodes.split(",")]
     kinds = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost"]
@@ -88,7 +118,8 @@ def main():
     for t, kind in enumerate(labels):
         n = rng.choice(sizes)
         faults, want, pct = plan_fault(kind, n, rng) if kind != "healthy" else ([], [], None)
-        got, wall, err = run_trial(a.ncdx, n, faults, a.budget)
+        load = os.getloadavg()[0]
+        got, wall, err, extra = run_trial(a.ncdx, n, faults, a.budget, a.extra)
         walls[n].append(wall)
         s = stats[kind]
         s["trials"] += 1
@@ -103,7 +134,7 @@ def main():
             s["exact"] += want_s == got_s
             verdict = "exact" if want_s == got_s else "wrong"
         rec = {"trial": t, "nodes": n, "kind": kind, "pct": pct, "faults": faults, "want": want, "got": got,
-               "verdict": verdict, "wall_s": round(wall, 2), "err": err}
+               "verdict": verdict, "wall_s": round(wall, 2), "load1": round(load, 2), "err": err, **extra}
         print(json.dumps(rec), flush=True)
         if out:
             out.write(json.dumps(rec) + "\n")

@@ -47,6 +47,10 @@ void add_cluster_flags(CLI::App* cmd, ClusterFlags& f) {
       ->capture_default_str();
   cmd->add_option("--bw-bytes", f.bw_bytes, "with --cluster: bytes streamed per direction per pair (K/M suffix)")
       ->capture_default_str();
+  cmd->add_option("--confirm-pairs", f.confirm_pairs,
+                  "with --cluster: at most this many suspect and reference pairs re-measured alone after the matrix "
+                  "(0 = no confirmation pass)")
+      ->capture_default_str();
   cmd->add_option("--net-port", f.port, "with --cluster: TCP port to listen on (0 = any; open it in the firewall)")
       ->capture_default_str();
 }
@@ -61,17 +65,21 @@ int run_cluster(const GlobalOptions& g, const ClusterFlags& f, bool quick) {
     return fail_with(core::Status::usage("--pair-budget must be in (0, 600] seconds"));
   if (f.ping_iters < 1 || f.ping_iters > 100000)
     return fail_with(core::Status::usage("--ping-iters must be in [1, 100000]"));
+  if (f.confirm_pairs < 0 || f.confirm_pairs > 1000)
+    return fail_with(core::Status::usage("--confirm-pairs must be in [0, 1000]"));
   if (f.port < 0 || f.port > 65535) return fail_with(core::Status::usage("--net-port must be in [0, 65535]"));
   opt.net.bw_bytes = *bytes;
   opt.net.pair_budget_s = f.pair_budget_s;
   opt.net.ping_iters = f.ping_iters;
   opt.net.port = f.port;
   opt.network = !f.no_network;
+  opt.confirm.max_pairs = f.confirm_pairs;
   if (f.plan != 0) {
     if (f.plan < 2 || f.plan > 100000) return fail_with(core::Status::usage("--plan N: N must be in [2, 100000]"));
     analyze::PlanOptions po;
     po.nodes = f.plan;
     po.net = opt.net;
+    po.confirm_pairs = opt.confirm.max_pairs;
     auto p = analyze::plan_cluster(po);
     if (g.json) std::cout << core::dump_json(report::render_plan_json(p, !g.no_timestamps));
     else std::cout << report::render_plan_text(p);

@@ -11,6 +11,7 @@ struct ClusterFlags {
   int plan = 0;
   double pair_budget_s = 4.0;
   int ping_iters = 100;
+  int confirm_pairs = 12;  // analyze::ConfirmOptions::max_pairs
   std::string bw_bytes = "1M";
   int port = 0;
 };

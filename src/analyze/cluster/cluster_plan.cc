@@ -1,5 +1,6 @@
 #include "analyze/cluster/cluster_plan.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "cluster/schedule/round_robin.h"
@@ -24,6 +25,9 @@ ClusterPlan plan_cluster(const PlanOptions& opt) {
   p.predicted_pair_s = std::min((opt.net.ping_iters + 5) * rtt + 2 * stream + 3 * rtt, opt.net.pair_budget_s);
   p.predicted_wall_s = p.rounds * (p.predicted_pair_s + opt.round_overhead_s);
   p.worst_wall_s = p.rounds * (opt.net.pair_budget_s + opt.round_overhead_s);
+  p.confirm_pairs = static_cast<int>(std::min<long long>(std::max(opt.confirm_pairs, 0), p.pairs));
+  p.predicted_confirm_s = p.confirm_pairs * (p.predicted_pair_s + opt.round_overhead_s);
+  p.worst_confirm_s = p.confirm_pairs * (opt.net.pair_budget_s + opt.round_overhead_s);
 
   // The analysis on a synthetic healthy matrix of this size (deterministic small ripple).
   measure::NetMatrix m;

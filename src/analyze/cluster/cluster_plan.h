@@ -14,6 +14,7 @@ namespace ncdx::analyze {
 struct PlanOptions {
   int nodes = 0;
   measure::NetOptions net;
+  int confirm_pairs = 12;    // ConfirmOptions::max_pairs
   double link_gbps = 100;    // assumed per-pair TCP rate for the prediction
   double rtt_us = 20;        // assumed small-message round trip
   double round_overhead_s = 0.002;  // barrier + connect per round
@@ -27,6 +28,10 @@ struct ClusterPlan {
   double predicted_pair_s = 0;    // the measurement of one pair at the assumed rate
   double predicted_wall_s = 0;    // rounds × (pair + overhead)
   double worst_wall_s = 0;        // rounds × budget (a dead peer in every round)
+  // The confirmation pass, run only when the matrix has suspects: at most confirm_pairs pairs,
+  // one at a time (analyze/cluster/confirm.h).
+  int confirm_pairs = 0;
+  double predicted_confirm_s = 0, worst_confirm_s = 0;
   double schedule_ms = 0, analysis_ms = 0;  // measured here on a synthetic matrix
   std::vector<std::vector<std::pair<int, int>>> first_rounds;  // the first few rounds, for display
 };

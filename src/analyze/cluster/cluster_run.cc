@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 
 #include "analyze/doctor/facts.h"
 #include "cluster/mpi/comm.h"
 #include "cluster/rank_env.h"
+#include "cluster/schedule/round_robin.h"
 #include "core/json.h"
 #include "knowledge/doctor_fixes.h"
 
@@ -32,6 +34,11 @@ core::Finding outlier_finding(const NetOutlier& o) {
   std::string who;
   for (const auto& h : o.hosts) who += (who.empty() ? "" : " <-> ") + h;
   f.title = o.kind + " " + who;
+  // Gone when measured alone: what the matrix saw was contention, worth knowing, not a fault.
+  if (o.confirmed == false) {
+    f.severity = core::Severity::info;
+    f.title += " (not confirmed alone)";
+  }
   f.summary = o.evidence;
   f.culprit.hosts = o.hosts;
   f.fixes.push_back({knowledge::doctor_fix("cluster.network." + o.kind), {}, {}, {}, {}});
@@ -76,7 +83,10 @@ void analyze_cluster(ClusterRun& run, const ClusterOptions& opt) {
     snaps.push_back(n.snap);
   }
   run.consistency = check_consistency(snaps);
-  if (run.network_ran) run.outliers = isolate_outliers(run.network, opt.isolation);
+  if (run.network_ran) {
+    run.outliers = isolate_outliers(run.network, opt.isolation);
+    if (!run.confirm_plan.empty()) apply_confirmation(run.outliers, run.confirm, run.confirm_plan, opt.confirm, opt.isolation);
+  }
   run.findings.clear();
   for (const auto& c : run.consistency)
     if (c.status == core::Outcome::fail || c.status == core::Outcome::warn) run.findings.push_back(consistency_finding(c));
@@ -127,8 +137,20 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
     }
     me.nodes = static_cast<int>(node_hosts.size());
     me.host = node_hosts[my_node];
-    run.network = measure::run_net_matrix(comm, me, opt.net);
+    measure::NetSession session(comm, me, opt.net);
+    run.network = session.run(cluster::round_robin(me.nodes));
     run.network_ran = true;
+    // Root 0 picks the suspects to re-measure alone; every rank runs that schedule.
+    std::string wire;
+    if (run.rank == 0) {
+      run.confirm_plan = plan_confirmation(run.network, isolate_outliers(run.network, opt.isolation), opt.confirm);
+      for (const auto& p : run.confirm_plan) wire += std::to_string(p.a) + " " + std::to_string(p.b) + " ";
+    }
+    wire = comm.bcast(wire);
+    std::vector<cluster::Round> rounds;
+    std::istringstream in(wire);
+    for (int a = 0, b = 0; in >> a >> b;) rounds.push_back({{a, b}});
+    if (!rounds.empty()) run.confirm = session.run(rounds);
   } else {
     run.network_skip = opt.network ? "fewer than two nodes (hosts: " + std::to_string(node_hosts.size()) + ")"
                                    : "--no-network";

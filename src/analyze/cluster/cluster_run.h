@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/cluster/confirm.h"
 #include "analyze/cluster/consistency.h"
 #include "analyze/cluster/isolation.h"
 #include "analyze/doctor/check.h"
@@ -22,6 +23,7 @@ struct ClusterOptions {
   bool network = true;  // run the matrix (off: --no-network)
   measure::NetOptions net;
   IsolationOptions isolation;
+  ConfirmOptions confirm;  // the suspects re-measured alone after the matrix (confirm.h)
 };
 
 struct ClusterNode {
@@ -42,6 +44,10 @@ struct ClusterRun {
   bool network_ran = false;
   std::string network_skip;                // why not, when it did not run
   measure::NetMatrix network;
+  // The confirmation pass: which pairs were re-measured alone, and their cells (only those pairs
+  // are filled); empty when nothing was suspect.
+  std::vector<ConfirmPair> confirm_plan;
+  measure::NetMatrix confirm;
   std::vector<NetOutlier> outliers;
   std::vector<core::Finding> findings;     // consistency deviations and network outliers
   int exit_code = 0;                       // the same on every rank (broadcast)

@@ -21,6 +21,11 @@ struct NetOutlier {
   std::optional<double> value;     // the culprit's value (median over its pairs for a node)
   std::optional<double> median;    // the cluster's reference value
   std::string evidence;            // one line with "how much worse"
+  // The confirmation pass (confirm.h): null when the outlier was not re-measured alone, true when
+  // it stayed worse than reference pairs measured alone, false when it vanished (then it is
+  // information, not a WARN/FAIL). `alone_*`: the re-measured value and the reference's.
+  std::optional<bool> confirmed;
+  std::optional<double> alone_value, alone_median;
 };
 
 struct IsolationOptions {

@@ -219,64 +219,85 @@ std::string iface_ipv4(const std::string& iface) {
   return out;
 }
 
-NetMatrix run_net_matrix(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt) {
-  auto t_start = Clock::now();
-  NetMatrix m;
-  m.pair_budget_s = opt.pair_budget_s;
-  m.bw_bytes = opt.bw_bytes;
-  m.ping_iters = opt.ping_iters;
+struct NetSession::State {
+  cluster::Comm& comm_;
+  NetParticipant me_;
+  NetOptions opt_;
+  TcpSocket listener_;
+  std::string listen_err_;
+  std::vector<std::string> hosts_, ifaces_, addrs_, peer_err_;
+  std::vector<int> ports_;
+  std::uint32_t next_round_ = 0;  // rounds are numbered across runs: a stale peer never matches
+};
+
+NetSession::~NetSession() = default;
+
+NetSession::NetSession(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt)
+    : st_(new State{comm, me, opt, {}, {}, {}, {}, {}, {}, {}}) {
+  auto& [comm_, me_, opt_, listener_, listen_err_, hosts_, ifaces_, addrs_, peer_err_, ports_, next_round_] = *st_;
+  (void)comm_, (void)next_round_;
   const int n = me.nodes;
-  TcpSocket listener;
-  std::string listen_err;
   if (me.node >= 0) {
-    if (me.addr.empty()) listen_err = "no IPv4 address on interface '" + me.iface + "'";
-    else listen_err = listener.listen_on(me.addr, opt.port);
+    if (me.addr.empty()) listen_err_ = "no IPv4 address on interface '" + me.iface + "'";
+    else listen_err_ = listener_.listen_on(me.addr, opt.port);
   }
   // Everyone learns every node's endpoint (the ranks that only take part in barriers send node -1).
   nlohmann::json ep = {{"node", me.node}, {"host", me.host}, {"iface", me.iface}, {"addr", me.addr},
-                       {"port", listener.valid() ? listener.local_port() : -1}, {"error", listen_err}};
+                       {"port", listener_.valid() ? listener_.local_port() : -1}, {"error", listen_err_}};
   auto all = comm.allgather(ep.dump());
-  std::vector<nlohmann::json> eps(n);
+  hosts_.assign(n, "");
+  ifaces_.assign(n, "");
+  addrs_.assign(n, "");
+  peer_err_.assign(n, "did not report an endpoint");  // a node that sent nothing keeps empty names
+  ports_.assign(n, -1);
   for (const auto& s : all) {
     auto j = nlohmann::json::parse(s, nullptr, false);
     int k = j.is_object() ? j.value("node", -1) : -1;
-    if (k >= 0 && k < n) eps[k] = j;
+    if (k < 0 || k >= n) continue;
+    hosts_[k] = j.value("host", "");
+    ifaces_[k] = j.value("iface", "");
+    addrs_[k] = j.value("addr", "");
+    ports_[k] = j.value("port", -1);
+    peer_err_[k] = j.value("error", "");
   }
-  m.hosts.resize(n);
-  m.ifaces.resize(n);
-  m.addrs.resize(n);
-  for (int k = 0; k < n; ++k) {
-    if (!eps[k].is_object()) continue;  // a node that sent nothing keeps empty names
-    m.hosts[k] = eps[k].value("host", "");
-    m.ifaces[k] = eps[k].value("iface", "");
-    m.addrs[k] = eps[k].value("addr", "");
-  }
+}
+
+NetMatrix NetSession::run(const std::vector<std::vector<std::pair<int, int>>>& rounds) {
+  auto& [comm_, me_, opt_, listener_, listen_err_, hosts_, ifaces_, addrs_, peer_err_, ports_, next_round_] = *st_;
+  auto t_start = Clock::now();
+  NetMatrix m;
+  m.pair_budget_s = opt_.pair_budget_s;
+  m.bw_bytes = opt_.bw_bytes;
+  m.ping_iters = opt_.ping_iters;
+  const int n = me_.nodes;
+  m.hosts = hosts_;
+  m.ifaces = ifaces_;
+  m.addrs = addrs_;
   std::vector<NetCell> row(n);
-  if (me.node >= 0) row[me.node].status = "self";
-  auto rounds = cluster::round_robin(n);
+  if (me_.node >= 0) row[me_.node].status = "self";
   m.rounds = static_cast<int>(rounds.size());
-  for (std::size_t r = 0; r < rounds.size(); ++r) {
-    comm.barrier();  // rounds never overlap: a node is in one pair at a time
-    if (me.node < 0) continue;
-    int peer = cluster::partner_in(rounds[r], me.node);
+  for (const auto& round : rounds) {
+    const std::uint32_t r = next_round_++;
+    comm_.barrier();  // rounds never overlap: a node is in one pair at a time
+    if (me_.node < 0) continue;
+    int peer = cluster::partner_in(round, me_.node);
     if (peer < 0) continue;
     NetCell& c = row[peer];
+    c = NetCell{};  // a pair measured again (a later run) starts clean
     auto start = Clock::now();
-    std::string peer_err = eps[peer].is_object() ? eps[peer].value("error", "") : "did not report an endpoint";
-    if (!listen_err.empty()) fail(c, "error", "this node: " + listen_err);
-    else if (!peer_err.empty()) fail(c, "unreachable", "peer: " + peer_err);
-    else if (me.node < peer) run_client(c, eps[peer].value("addr", ""), eps[peer].value("port", -1),
-                                        static_cast<std::uint32_t>(r), me.node, opt, start);
-    else run_server(c, listener, static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(peer), opt, start);
+    if (!listen_err_.empty()) fail(c, "error", "this node: " + listen_err_);
+    else if (!peer_err_[peer].empty()) fail(c, "unreachable", "peer: " + peer_err_[peer]);
+    else if (me_.node < peer) run_client(c, addrs_[peer], ports_[peer], r, me_.node, opt_, start);
+    else run_server(c, listener_, r, static_cast<std::uint32_t>(peer), opt_, start);
   }
   // Rows to root 0.
-  nlohmann::json mine = {{"node", me.node}, {"cells", nlohmann::json::array()}};
-  if (me.node >= 0)
+  nlohmann::json mine = {{"node", me_.node}, {"cells", nlohmann::json::array()}};
+  if (me_.node >= 0)
     for (int k = 0; k < n; ++k) mine["cells"].push_back(cell_to_json(k, row[k]));
-  auto rows = comm.gather(mine.dump());
+  auto rows = comm_.gather(mine.dump());
   m.cell.assign(n, std::vector<NetCell>(n));
   for (int k = 0; k < n; ++k) m.cell[k][k].status = "self";
-  if (me.node >= 0) m.cell[me.node] = row;
+  if (me_.node >= 0) m.cell[me_.node] = row;
   for (const auto& s : rows) {
     auto j = nlohmann::json::parse(s, nullptr, false);
     if (!j.is_object()) continue;
@@ -287,6 +308,14 @@ NetMatrix run_net_matrix(cluster::Comm& comm, const NetParticipant& me, const Ne
       if (p >= 0 && p < n) m.cell[k][p] = cell_from_json(cj);
     }
   }
+  m.wall_s = Sec(Clock::now() - t_start).count();
+  return m;
+}
+
+NetMatrix run_net_matrix(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt) {
+  auto t_start = Clock::now();
+  NetSession s(comm, me, opt);
+  auto m = s.run(cluster::round_robin(me.nodes));
   m.wall_s = Sec(Clock::now() - t_start).count();
   return m;
 }

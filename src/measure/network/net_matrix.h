@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+#include <utility>
 
 namespace ncdx::cluster {
 class Comm;
@@ -59,6 +61,24 @@ struct NetParticipant {
   int node = -1;
   int nodes = 0;
   std::string host, iface, addr;
+};
+
+// The endpoints of one measurement: every node listens once and learns every other node's
+// address, then runs any number of schedules on them — the round-robin matrix, then the
+// confirmation pass that re-measures suspects one pair at a time (analyze/cluster/confirm.h).
+class NetSession {
+ public:
+  // Collective (an allgather of the endpoints).
+  NetSession(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt);
+  ~NetSession();
+  // Collective: the pairs of a round (cluster::Round, lower index first) run at once, a barrier
+  // between rounds. Root 0 returns the cells of every pair of `rounds` (the others stay
+  // "not-run"); other ranks their own row.
+  NetMatrix run(const std::vector<std::vector<std::pair<int, int>>>& rounds);
+
+ private:
+  struct State;  // the listener and every node's endpoint (net_matrix.cc)
+  std::unique_ptr<State> st_;
 };
 
 // Collective over `comm`: every rank calls it. Root 0 returns the whole matrix; others return

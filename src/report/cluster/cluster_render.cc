@@ -49,6 +49,17 @@ Matrix retrans_pct(const measure::NetMatrix& m) {
   return out;
 }
 
+// A per-socket tcp_info counter [i][j] (i's socket to j), null where not read.
+nlohmann::json count_matrix(const measure::NetMatrix& m, std::optional<std::uint32_t> measure::NetCell::*f) {
+  nlohmann::json a = nlohmann::json::array();
+  for (const auto& r : m.cell) {
+    nlohmann::json row = nlohmann::json::array();
+    for (const auto& c : r) row.push_back(c.*f ? nlohmann::json(*(c.*f)) : nlohmann::json());
+    a.push_back(row);
+  }
+  return a;
+}
+
 // Ping-pong round trips ≥ 200 ms (NetCell::stalls), symmetric like latency: the client counted them.
 nlohmann::json stall_matrix(const measure::NetMatrix& m) {
   std::size_t n = m.hosts.size();
@@ -101,6 +112,23 @@ Matrix gpu_mem_matrix(const analyze::ClusterRun& run, std::size_t* max_gpus) {
     out.push_back(row);
   }
   return out;
+}
+
+// The pairs the confirmation pass re-measured alone (analyze/cluster/confirm.h), in the order run.
+nlohmann::json confirm_json(const analyze::ClusterRun& run, bool timestamps) {
+  const auto& m = run.confirm;
+  nlohmann::json pairs = nlohmann::json::array();
+  for (const auto& p : run.confirm_plan) {
+    if (p.a < 0 || p.b >= static_cast<int>(m.cell.size()) || p.a >= p.b) continue;
+    const auto &ab = m.cell[p.a][p.b], &ba = m.cell[p.b][p.a];
+    nlohmann::json st = ab.status != "ok" ? ab.status : ba.status;
+    pairs.push_back({{"hosts", {m.hosts[p.a], m.hosts[p.b]}}, {"role", p.role}, {"status", st},
+                     {"latency_us", oj(ab.lat_median_us)}, {"latency_p99_us", oj(ab.lat_p99_us)},
+                     {"stalls", ab.stalls}, {"bandwidth_gbps", {oj(ab.gbps), oj(ba.gbps)}},
+                     {"retrans", ab.retrans.value_or(0) + ba.retrans.value_or(0)},
+                     {"segs_out", ab.segs_out.value_or(0) + ba.segs_out.value_or(0)}});
+  }
+  return {{"pairs", pairs}, {"wall_s", timestamps && !run.confirm_plan.empty() ? nlohmann::json(m.wall_s) : nlohmann::json()}};
 }
 
 std::string verdict(const analyze::ClusterRun& run) {
@@ -166,7 +194,9 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
     nlohmann::json outliers = nlohmann::json::array();
     for (const auto& o : run.outliers)
       outliers.push_back({{"kind", o.kind}, {"hosts", o.hosts}, {"metric", o.metric}, {"value", oj(o.value)},
-                          {"median", oj(o.median)}, {"evidence", o.evidence}});
+                          {"median", oj(o.median)}, {"evidence", o.evidence},
+                          {"confirmed", o.confirmed ? nlohmann::json(*o.confirmed) : nlohmann::json()},
+                          {"alone_value", oj(o.alone_value)}, {"alone_median", oj(o.alone_median)}});
     net = {{"hosts", m.hosts},
            {"ifaces", m.ifaces},
            {"addrs", m.addrs},
@@ -180,9 +210,12 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
            {"bandwidth_gbps", matrix_json(field(m, &measure::NetCell::gbps, false))},
            {"retrans_pct", matrix_json(retrans_pct(m))},
            {"stalls", stall_matrix(m)},
+           {"retrans", count_matrix(m, &measure::NetCell::retrans)},
+           {"segs_out", count_matrix(m, &measure::NetCell::segs_out)},
            {"status", status},
            {"detail", detail},
-           {"outliers", outliers}};
+           {"outliers", outliers},
+           {"confirm", confirm_json(run, timestamps)}};
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : run.findings) findings.push_back(core::to_json(f));
@@ -266,7 +299,8 @@ std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
     out += "\n";
     if (run.outliers.empty()) out += core::paint("  network healthy", core::Color::green, color) + ": no slow, lossy or unreachable node or link\n";
     for (const auto& o : run.outliers)
-      out += "  " + core::paint(o.kind, core::Color::red, color) + " " + join(o.hosts, " <-> ") + ": " + o.evidence + "\n";
+      out += "  " + core::paint(o.kind, o.confirmed == false ? core::Color::grey : core::Color::red, color) +
+             (o.confirmed == false ? " (not confirmed alone)" : "") + " " + join(o.hosts, " <-> ") + ": " + o.evidence + "\n";
   }
   std::vector<std::string> ids;
   auto cm = check_matrix(run, &ids);
@@ -318,7 +352,8 @@ std::string render_cluster_html(const analyze::ClusterRun& run) {
     body += "<h2>Network: outliers</h2>\n<ul>\n";
     if (run.outliers.empty()) body += "<li>healthy</li>\n";
     for (const auto& o : run.outliers)
-      body += "<li><b>" + html_escape(o.kind) + "</b> " + html_escape(join(o.hosts, " ↔ ")) + ": " +
+      body += "<li><b>" + html_escape(o.kind) + "</b>" + (o.confirmed == false ? " (not confirmed alone)" : "") + " " +
+              html_escape(join(o.hosts, " ↔ ")) + ": " +
               html_escape(o.evidence) + "</li>\n";
     body += "</ul>\n";
   } else {
@@ -350,7 +385,10 @@ ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps
     if (run.outliers.empty()) cases.push_back({"network", "network.outliers", core::Outcome::pass, "healthy"});
     for (const auto& o : run.outliers)
       cases.push_back({"network", "network." + o.kind + "." + join(o.hosts, "-"),
-                       o.kind == "slow-link" || o.kind == "lossy-link" ? core::Outcome::warn : core::Outcome::fail, o.evidence});
+                       o.confirmed == false                               ? core::Outcome::info
+                       : o.kind == "slow-link" || o.kind == "lossy-link" ? core::Outcome::warn
+                                                                          : core::Outcome::fail,
+                       o.evidence});
   }
   f["junit.xml"] = render_junit({{"ncdx.cluster", "", std::move(cases)}}, report["context"]);
   std::vector<Metric> m;
@@ -387,6 +425,9 @@ nlohmann::json render_plan_json(const analyze::ClusterPlan& p, bool timestamps) 
           {"predicted_pair_s", p.predicted_pair_s},
           {"predicted_wall_s", p.predicted_wall_s},
           {"worst_wall_s", p.worst_wall_s},
+          {"confirm_pairs", p.confirm_pairs},
+          {"predicted_confirm_s", p.predicted_confirm_s},
+          {"worst_confirm_s", p.worst_confirm_s},
           {"schedule_ms", timestamps ? nlohmann::json(p.schedule_ms) : nlohmann::json()},
           {"analysis_ms", timestamps ? nlohmann::json(p.analysis_ms) : nlohmann::json()},
           {"first_rounds", rounds}};
@@ -399,6 +440,10 @@ std::string render_plan_text(const analyze::ClusterPlan& p) {
       "{:.0f} s)\n",
       p.nodes, p.rounds, p.pairs, p.pairs_per_round, p.pair_budget_s, p.predicted_pair_s, p.predicted_wall_s,
       p.worst_wall_s);
+  if (p.confirm_pairs > 0)
+    out += fmt::format("  confirmation, only when the matrix has suspects: at most {} pairs re-measured one at a time → "
+                       "≈ {:.1f} s more (worst {:.0f} s)\n",
+                       p.confirm_pairs, p.predicted_confirm_s, p.worst_confirm_s);
   out += fmt::format("  schedule built in {:.1f} ms, isolation on a synthetic {}-node matrix in {:.1f} ms\n",
                      p.schedule_ms, p.nodes, p.analysis_ms);
   for (std::size_t r = 0; r < p.first_rounds.size(); ++r) {

@@ -1,0 +1,171 @@
+#include "analyze/cluster/confirm.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "analyze/cluster/loss_evidence.h"
+
+namespace ncdx::analyze {
+namespace {
+
+bool confirmable(const NetOutlier& o) {
+  return (o.kind == "slow-link" || o.kind == "lossy-link") ? o.hosts.size() == 2 : o.kind == "slow-node";
+}
+
+// One pair as measured alone.
+struct Alone {
+  bool ok = false;
+  std::string status;
+  std::optional<double> bw, lat, loss_pct;
+  const measure::NetCell *ab = nullptr, *ba = nullptr;
+};
+
+Alone alone_of(const measure::NetMatrix& m, int a, int b) {
+  Alone x;
+  x.ab = &m.cell[a][b];
+  x.ba = &m.cell[b][a];
+  x.ok = x.ab->status == "ok" && x.ba->status == "ok";
+  x.status = x.ab->status != "ok" ? x.ab->status : x.ba->status;
+  if (!x.ok) return x;
+  if (x.ab->gbps && x.ba->gbps) x.bw = std::min(*x.ab->gbps, *x.ba->gbps);
+  x.lat = x.ab->lat_median_us;
+  if (x.ab->segs_out && x.ba->segs_out && *x.ab->segs_out + *x.ba->segs_out > 0)
+    x.loss_pct = 100.0 * (x.ab->retrans.value_or(0) + x.ba->retrans.value_or(0)) /
+                 static_cast<double>(*x.ab->segs_out + *x.ba->segs_out);
+  return x;
+}
+
+std::string num(double v) { return fmt::format("{:.3g}", v); }
+
+}  // namespace
+
+std::vector<ConfirmPair> plan_confirmation(const measure::NetMatrix& m, const std::vector<NetOutlier>& outliers,
+                                           const ConfirmOptions& opt) {
+  std::vector<ConfirmPair> plan;
+  std::map<std::string, int> index;
+  for (int i = 0; i < static_cast<int>(m.hosts.size()); ++i) index.emplace(m.hosts[i], i);
+  // References: nodes no node-level outlier names, fewest link outliers first. On a loaded
+  // cluster nearly every node is on some false link (16 namespace hosts at load 12: 25 false
+  // slow links touching all 16), and requiring untouched nodes would leave no reference at all;
+  // a reference pair is measured alone too, so a touched-but-healthy node serves.
+  const int n = static_cast<int>(m.hosts.size());
+  std::vector<int> links(n, 0);
+  std::vector<bool> node_named(n, false);
+  bool any = false;
+  for (const auto& o : outliers) {
+    any = any || confirmable(o);
+    for (const auto& h : o.hosts)
+      if (auto it = index.find(h); it != index.end()) {
+        if (o.hosts.size() == 1) node_named[it->second] = true;
+        else ++links[it->second];
+      }
+  }
+  std::vector<int> healthy;
+  for (int i = 0; i < n; ++i)
+    if (!node_named[i]) healthy.push_back(i);
+  std::stable_sort(healthy.begin(), healthy.end(), [&](int x, int y) { return links[x] < links[y]; });
+  // Without two such nodes there is no reference pair, so nothing can be judged alone.
+  if (!any || opt.max_pairs <= 0 || healthy.size() < 2) return plan;
+  std::set<std::pair<int, int>> suspect_links;  // never a reference
+  for (const auto& o : outliers)
+    if (o.hosts.size() == 2 && index.count(o.hosts[0]) && index.count(o.hosts[1]))
+      suspect_links.insert(std::minmax(index[o.hosts[0]], index[o.hosts[1]]));
+  for (std::size_t k = 0; k + 1 < healthy.size() && static_cast<int>(plan.size()) < opt.ref_pairs; ++k) {
+    auto [a, b] = std::minmax(healthy[k], healthy[k + 1]);
+    if (!suspect_links.count({a, b})) plan.push_back({a, b, "reference", -1});
+  }
+  const std::size_t refs = plan.size();
+  std::set<std::pair<int, int>> taken;
+  for (const auto& p : plan) taken.insert({p.a, p.b});
+  for (int k = 0; k < static_cast<int>(outliers.size()); ++k) {
+    const auto& o = outliers[k];
+    if (!confirmable(o)) continue;
+    std::vector<ConfirmPair> want;
+    auto add = [&](int a, int b) {
+      if (a > b) std::swap(a, b);
+      if (!taken.count({a, b})) want.push_back({a, b, "suspect", k});
+    };
+    auto ia = index.find(o.hosts[0]);
+    if (ia == index.end()) continue;
+    if (o.kind == "slow-node") {
+      for (int r = 0; r < opt.ref_nodes && r < static_cast<int>(healthy.size()); ++r) add(ia->second, healthy[r]);
+    } else if (auto ib = index.find(o.hosts[1]); ib != index.end()) {
+      add(ia->second, ib->second);
+    }
+    if (want.empty() || static_cast<int>(plan.size() + want.size()) > opt.max_pairs) continue;
+    for (const auto& p : want) taken.insert({p.a, p.b});
+    plan.insert(plan.end(), want.begin(), want.end());
+  }
+  if (plan.size() == refs) plan.clear();  // no suspect fitted: references alone prove nothing
+  return plan;
+}
+
+void apply_confirmation(std::vector<NetOutlier>& outliers, const measure::NetMatrix& alone,
+                        const std::vector<ConfirmPair>& plan, const ConfirmOptions& opt, const IsolationOptions& iso) {
+  const int n = static_cast<int>(alone.cell.size());
+  auto valid = [&](const ConfirmPair& p) { return p.a >= 0 && p.b < n && p.a < p.b; };
+  std::vector<double> ref_bw, ref_lat, ref_loss;
+  for (const auto& p : plan) {
+    if (p.role != "reference" || !valid(p)) continue;
+    auto x = alone_of(alone, p.a, p.b);
+    if (x.bw) ref_bw.push_back(*x.bw);
+    if (x.lat) ref_lat.push_back(*x.lat);
+    if (x.loss_pct) ref_loss.push_back(*x.loss_pct);
+  }
+  for (int k = 0; k < static_cast<int>(outliers.size()); ++k) {
+    auto& o = outliers[k];
+    if (!confirmable(o)) continue;
+    std::vector<Alone> mine;
+    for (const auto& p : plan)
+      if (p.outlier == k && p.role == "suspect" && valid(p)) mine.push_back(alone_of(alone, p.a, p.b));
+    if (mine.empty()) {
+      if (!plan.empty()) o.evidence += "; not re-measured alone (the confirmation pass was full)";
+      continue;
+    }
+    const bool bw = o.metric == "bandwidth_gbps";
+    const bool lat = o.metric == "latency_us";
+    const auto& refs = bw ? ref_bw : lat ? ref_lat : ref_loss;
+    if (refs.empty()) {
+      o.evidence += "; not judged alone: no reference pair completed";
+      continue;
+    }
+    const double ref = robust_median(refs, bw);
+    int failed = 0;
+    bool lossy = false;
+    std::vector<double> vals;
+    for (const auto& x : mine) {
+      if (!x.ok) {
+        ++failed;  // a suspect that fails even alone is worse than its neighbours made it look
+        continue;
+      }
+      if (o.kind == "lossy-link") {
+        auto e = pair_loss(*x.ab, *x.ba, alone.ping_iters, ref, iso.loss);
+        lossy = lossy || e.any();
+        if (x.loss_pct) vals.push_back(*x.loss_pct);
+      } else if (auto v = bw ? x.bw : x.lat) {
+        vals.push_back(*v);
+      }
+    }
+    std::optional<double> v;
+    if (!vals.empty()) v = robust_median(vals, !bw);  // the worse-side median, as for the culprit
+    bool worse = failed > 0 || lossy;
+    if (v && o.kind != "lossy-link")
+      worse = worse || (bw ? ref - *v > opt.bw_rel * ref : *v - ref > std::max(iso.lat_rel * ref, iso.lat_abs_us));
+    o.confirmed = worse;
+    o.alone_value = v;
+    o.alone_median = ref;
+    std::string unit = bw ? " Gb/s" : lat ? " µs" : " % retransmitted";
+    std::string what = v ? num(*v) + unit : "no value";
+    if (failed) what += fmt::format(", {} of {} pair(s) failed ({})", failed, mine.size(), mine[0].status);
+    o.evidence += fmt::format("; alone ({} pair{}): {} vs {}{} on {} reference pair{}: {}", mine.size(),
+                              mine.size() == 1 ? "" : "s", what, num(ref), unit, refs.size(),
+                              refs.size() == 1 ? "" : "s",
+                              worse ? "confirmed" : "not confirmed (it was its neighbours, not this " +
+                                                        std::string(o.hosts.size() == 1 ? "node" : "link") + ")");
+  }
+}
+
+}  // namespace ncdx::analyze
