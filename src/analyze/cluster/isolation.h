@@ -24,8 +24,8 @@ struct NetOutlier {
   // The confirmation pass (confirm.h): null when the outlier was not re-measured alone, true when
   // it stayed worse than reference pairs measured alone, false when it vanished (then it is
   // information, not a WARN/FAIL). `alone_*`: the re-measured value and the reference's.
-  std::optional<bool> confirmed;
-  std::optional<double> alone_value, alone_median;
+  std::optional<bool> confirmed{};
+  std::optional<double> alone_value{}, alone_median{};
 };
 
 struct IsolationOptions {
