@@ -24,12 +24,6 @@ int count_role(const std::vector<ConfirmPair>& plan, const std::string& role) {
   return k;
 }
 
-const NetOutlier* find(const std::vector<NetOutlier>& o, const std::string& kind) {
-  for (const auto& x : o)
-    if (x.kind == kind) return &x;
-  return nullptr;
-}
-
 }  // namespace
 
 TEST(Confirm, ContentionThatVanishesAloneIsNotConfirmed) {
@@ -73,7 +67,9 @@ TEST(Confirm, SlowNodeIsRetestedAgainstHealthyReferenceNodes) {
   auto plan = analyze::plan_confirmation(busy, out);
   ASSERT_EQ(count_role(plan, "suspect"), 3);  // the node with 3 healthy reference nodes
   for (const auto& p : plan)
-    if (p.role == "suspect") EXPECT_TRUE(p.a == 4 || p.b == 4);
+    if (p.role == "suspect") {
+      EXPECT_TRUE(p.a == 4 || p.b == 4);
+    }
   for (double alone_factor : {0.75, 1.0}) {
     auto o = out;
     auto alone = synthetic_matrix(8, 0.048, 0.02, 6);
