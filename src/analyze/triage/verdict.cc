@@ -44,6 +44,14 @@ std::string peer_host(std::string p) {
 
 core::Evidence to_evidence(const TriageEvent& ev, const InputSummary& input) { return evidence_at(ev, input); }
 
+// The peer a line names as the other side of its failure (the pattern's `peer`, `peer_ip` or
+// `remote` group), as printed; empty when it names none.
+std::string named_peer(const TriageEvent& ev) {
+  for (const char* k : {"peer", "peer_ip", "remote"})
+    if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) return it->second;
+  return {};
+}
+
 // The host of a single culprit rank from its victims' lines. A rank that died or left closes its
 // sockets, and the ranks it talked to print its address (gloo pair.cc "Connection closed by peer
 // [198.19.0.3]:59088", NCCL "Connection closed by remote peer 10.0.0.7<41234>"). When every such
@@ -61,9 +69,7 @@ std::optional<std::string> host_named_by_victims(int culprit, const ScanResult& 
   for (const auto& h : scan.hits) {
     if (sigs.all()[h.sig].role != Role::symptom) continue;
     for (const auto& ev : h.samples) {
-      std::string host;
-      for (const char* k : {"peer", "peer_ip", "remote"})
-        if (auto it = ev.fields.find(k); it != ev.fields.end() && host.empty()) host = peer_host(it->second);
+      const std::string host = peer_host(named_peer(ev));
       if (host.empty()) continue;
       if (h.count != h.samples.size()) return std::nullopt;
       if (!ev.rank) return std::nullopt;  // whose line it is decides whether it counts
@@ -146,14 +152,13 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   std::set<std::string> peers;
   bool names_peer = false;  // even a loopback peer, which names no host, is another process
   for (const auto& ev : h.samples)
-    for (const char* k : {"peer", "peer_ip", "remote"})
-      if (auto it = ev.fields.find(k); it != ev.fields.end() && !it->second.empty()) {
-        names_peer = true;
-        if (auto host = peer_host(it->second); !host.empty()) {
-          auto known = host_of_addr.find(host);  // the address NCCL printed as some host's own
-          peers.insert(known != host_of_addr.end() && !known->second.empty() ? known->second : host);
-        }
+    if (const std::string peer = named_peer(ev); !peer.empty()) {
+      names_peer = true;
+      if (auto host = peer_host(peer); !host.empty()) {
+        auto known = host_of_addr.find(host);  // the address NCCL printed as some host's own
+        peers.insert(known != host_of_addr.end() && !known->second.empty() ? known->second : host);
       }
+    }
   // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
   // mpirun's "process rank 5 ... on node node3"); the launcher's own host is not the culprit's.
   // A scheduler line can name a failed node without a task ("srun: error: Node failure on node3").
@@ -444,9 +449,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     for (const auto& h : scan.hits)
       if (sigs.all()[h.sig].role == Role::symptom)
         for (const auto& ev : h.samples)
-          for (const char* k : {"peer", "peer_ip", "remote"})
-            if (auto it = ev.fields.find(k); ev.rank && it != ev.fields.end() && !it->second.empty())
-              lost_peer.insert(*ev.rank);
+          if (ev.rank && !named_peer(ev).empty()) lost_peer.insert(*ev.rank);
     std::set<int> exited;
     for (const auto& f : all)
       if (const auto* s = sigs.find(f.finding.id); s && s->exit_report == knowledge::ExitReport::rank)
