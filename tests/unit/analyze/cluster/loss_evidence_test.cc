@@ -7,7 +7,7 @@
 
 #include <gtest/gtest.h>
 
-#include <random>
+#include "support/net_matrix_synth.h"
 
 using namespace ncdx;
 using analyze::isolate_outliers;
@@ -15,31 +15,8 @@ using analyze::NetOutlier;
 
 namespace {
 
-// Healthy: median ~30 µs, p99 ~60 µs, 0.05 Gb/s, one background retransmit in 2000 segments.
-measure::NetMatrix healthy(int n, unsigned seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<double> u(-0.05, 0.05);
-  measure::NetMatrix m;
-  m.ping_iters = 100;
-  for (int i = 0; i < n; ++i) m.hosts.push_back("n" + std::to_string(i));
-  m.cell.assign(n, std::vector<measure::NetCell>(n));
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < n; ++j) {
-      auto& c = m.cell[i][j];
-      if (i == j) {
-        c.status = "self";
-        continue;
-      }
-      c.status = "ok";
-      c.lat_median_us = 30 * (1 + u(rng));
-      c.lat_p99_us = 60 * (1 + u(rng));
-      c.gbps = 0.05 * (1 + u(rng));
-      c.retrans = (i + j) % 2;
-      c.segs_out = 2000;
-      if (i < j) c.samples = 100;  // the client ran the ping-pong
-    }
-  return m;
-}
+// Healthy: median ~30 µs, p99 ~60 µs, 0.05 Gb/s ±5 %, one background retransmit in 2000 segments.
+measure::NetMatrix healthy(int n, unsigned seed) { return ncdx::testing::synthetic_matrix(n, 0.05, 0.05, seed); }
 
 // The client cell of pair (a, b): where the ping-pong's samples live.
 measure::NetCell& client(measure::NetMatrix& m, int a, int b) { return m.cell[std::min(a, b)][std::max(a, b)]; }
