@@ -442,6 +442,30 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     }
     if (!left.empty() && left.size() < silent.size()) silent = left, left_clean = true;
   }
+  // srun prints a line for every task that did not exit 0 and, by default, none for one that did
+  // (Slurm src/srun/launch.c, _task_finish: "Completed" is verbose() only). Among silent ranks, the
+  // ones srun reports it stopped (Terminated, after --kill-on-bad-exit) were alive and waiting; a
+  // silent rank srun never reports left the job. Two cases make srun leave out tasks that did not
+  // exit 0, so they stop the rule: once srun's step is cancelled (scancel, time limit) a signalled
+  // task is also verbose() only, so only a step in which srun did print a stopped silent rank
+  // counts; and an "Out Of Memory" line is printed once per step (oom_printed), so any srun line
+  // whose status was not read (code or signal) stops it.
+  const bool srun_all_read =
+      std::all_of(scan.exits.begin(), scan.exits.end(), [](const auto& e) {
+        return !e.second.by_srun || e.second.code || e.second.signal;
+      });
+  if (!left_clean && srun_all_read) {
+    std::set<int> left, stopped_silent;
+    for (int r : silent) {
+      auto e = scan.exits.find(r);
+      if (e == scan.exits.end()) left.insert(r);
+      else if (e->second.by_srun && e->second.signal && *e->second.signal == 15) stopped_silent.insert(r);
+    }
+    const bool srun_job = std::any_of(scan.exits.begin(), scan.exits.end(), [](const auto& e) { return e.second.by_srun; });
+    if (srun_job && !stopped_silent.empty() && !left.empty() && left.size() < silent.size() &&
+        left.size() + stopped_silent.size() == silent.size())
+      silent = left, left_clean = true;
+  }
   // The late rank: every other rank of the job timed out, this one only lost its connection, and
   // it exited on its own (an exit code, not the launcher's stop signal) after them: the launcher
   // saw another rank fail first, or the entries of torchrun's per-node blocks (each node prints its
@@ -479,9 +503,9 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
         exit_note = " (the launcher stopped it: exit code " + std::to_string(*e->second.code) + ")";
     why = late ? std::string("did not time out: it lost its connection only after the others had timed out waiting "
                              "for it and exited (the launcher left it running): it hung or stalled")
-          : left_clean ? std::string("reported no error and exited with status 0 while the others waited (torchrun lists "
-                                     "every rank that did not exit 0, and not this one): it left the job early (uneven "
-                                     "data, a rank-conditional exit or return)")
+          : left_clean ? std::string("reported no error and exited with status 0 while the others waited (the launcher "
+                                     "lists every rank that did not exit 0, and not this one): it left the job early "
+                                     "(uneven data, a rank-conditional exit or return)")
                        : "reported no error" + exit_note +
                              ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
   } else {

@@ -34,6 +34,38 @@ bool field(std::string_view t, std::string_view key, std::string_view& value) {
   return true;
 }
 
+// The signal as strsignal(3) words it (glibc string/strsignal.c, sysdeps/generic/siglist.h) after
+// srun's "task 5: " / "tasks 3-4: " ("Terminated": srun's own teardown after --kill-on-bad-exit,
+// or scancel). `after` starts at the task id(s).
+std::optional<int> exit_signal(std::string_view after) {
+  static constexpr std::pair<std::string_view, int> kSignalText[] = {
+      {"Killed", 9},    {"Segmentation fault", 11}, {"Aborted", 6},          {"Terminated", 15},
+      {"Bus error", 7}, {"Interrupt", 2},           {"Hangup", 1},           {"Illegal instruction", 4},
+      {"Floating point exception", 8}};
+  auto what = core::trim(after);
+  what = core::trim(what.substr(std::min(what.size(), what.find(':') + 1)));
+  for (const auto& [text, sig] : kSignalText)
+    if (what.substr(0, text.size()) == text) return sig;
+  return std::nullopt;
+}
+
+// Calls f(task) for each id of a Slurm bit_fmt() list ("0-3,5,7-8"); stops at anything else, after
+// 100000 ids in all (hostile input) or when f returns false.
+template <class F>
+void for_each_task(std::string_view list, F&& f) {
+  long long budget = 100000;
+  while (!list.empty()) {
+    auto item = core::trim(list.substr(0, list.find(',')));
+    list = list.find(',') == std::string_view::npos ? std::string_view{} : list.substr(list.find(',') + 1);
+    auto dash = item.find('-');
+    auto lo = leading_int(item.substr(0, dash));
+    auto hi = dash == std::string_view::npos ? lo : leading_int(item.substr(dash + 1));
+    if (!lo || !hi || *lo < 0 || *hi < *lo || *hi > 10'000'000) return;
+    for (long long r = *lo; r <= *hi; ++r)
+      if (--budget < 0 || !f(static_cast<int>(r))) return;
+  }
+}
+
 // torchrun's entry time: ProcessFailure.timestamp_isoformat() in
 // torch/distributed/elastic/multiprocessing/errors/__init__.py is
 // datetime.fromtimestamp(ts).isoformat(sep="_") of an integer timestamp: "2026-12-05_21:46:27",
@@ -182,8 +214,31 @@ bool read_exit_line(std::string_view text, ExitBlockState& st, std::map<int, Ran
         // srun prints these as the task exits reach it, so the first is the first task to fail
         // (the same as mpirun's "first process"; a task that exits 0 gets no line).
         const bool first = !st.srun_seen;
-        // "tasks 0-7: Killed" is srun tearing down a whole step: an exit line, but of no one rank.
-        if (t.find(": tasks ") != std::string_view::npos) return st.srun_seen = true;
+        // "n2: tasks 3-4: Terminated": srun folds the tasks of one node that ended the same way into
+        // one line, the task ids as Slurm's bit_fmt() writes a set ("0-3,5,7-8"). Each of them is
+        // a task srun reported on (srun prints nothing for a task that exits 0, which is what
+        // cascade.cc reads from a task missing here), with its node and exit code; a stop signal
+        // is kept, a crash signal is not: one line for several tasks is srun tearing the step down
+        // ("tasks 0-7: Killed"), not several crashes. Not the first failure either.
+        if (auto k = t.find(": tasks "); k != std::string_view::npos) {
+          st.srun_seen = true;
+          auto node = t.substr(13, k - 13);
+          auto list = t.substr(k + 8);
+          list = list.substr(0, list.find(':'));
+          auto c = int_after(t, "exit code ");
+          auto sig = exit_signal(t.substr(k + 8));
+          const bool stop = sig && (*sig == 15 || *sig == 2 || *sig == 1);
+          for_each_task(list, [&](int r) {
+            RankExit* e = slot(exits, r, max_ranks);
+            if (!e) return false;
+            e->by_srun = true;
+            if (!node.empty() && node.find(' ') == std::string_view::npos) e->host = std::string(node);
+            if (c) e->code = static_cast<int>(*c);
+            if (stop) e->signal = sig;
+            return true;
+          });
+          return true;
+        }
         auto k = t.find(": task ");
         if (k == std::string_view::npos) return false;
         auto r = leading_int(t.substr(k + 7));
@@ -191,6 +246,7 @@ bool read_exit_line(std::string_view text, ExitBlockState& st, std::map<int, Ran
         st.srun_seen = true;
         RankExit* e = slot(exits, *r, max_ranks);
         if (!e) return true;
+        e->by_srun = true;
         e->first_failed |= first;
         auto node = t.substr(13, k - 13);
         if (!node.empty() && node.find(' ') == std::string_view::npos) e->host = std::string(node);
@@ -198,18 +254,7 @@ bool read_exit_line(std::string_view text, ExitBlockState& st, std::map<int, Ran
           e->code = static_cast<int>(*c);
           return true;
         }
-        // The signal as strsignal(3) words it (glibc string/strsignal.c, sysdeps/generic/siglist.h):
-        // srun prints that text for a task a signal ended ("Terminated": srun's own teardown after
-        // --kill-on-bad-exit, or scancel).
-        static constexpr std::pair<std::string_view, int> kSignalText[] = {
-            {"Killed", 9},      {"Segmentation fault", 11}, {"Aborted", 6},           {"Terminated", 15},
-            {"Bus error", 7},   {"Interrupt", 2},           {"Hangup", 1},            {"Illegal instruction", 4},
-            {"Floating point exception", 8}};
-        auto what = core::trim(t.substr(k + 7));
-        what = what.substr(std::min(what.size(), what.find(':') + 1));
-        what = core::trim(what);
-        for (const auto& [text, sig] : kSignalText)
-          if (what.substr(0, text.size()) == text) e->signal = sig;
+        if (auto sig = exit_signal(t.substr(k + 7))) e->signal = sig;
         return true;
       }
       return false;

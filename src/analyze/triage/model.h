@@ -92,6 +92,7 @@ struct RankExit {
   bool first_failed = false;      // mpirun's "The first process to do so was"; srun's first task line
   std::optional<long long> time;  // torchrun's "time : 2026-12-05_21:46:27" of the entry, in seconds
                                   // (comparable between entries only: no time zone is printed)
+  bool by_srun = false;           // from srun's "task N: ..." / "tasks 3-4: ..." exit lines
 };
 
 // One rank's CollectiveFingerPrint as a mismatch report prints it (TORCH_DISTRIBUTED_DEBUG=DETAIL):
