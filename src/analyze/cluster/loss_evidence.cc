@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cmath>
+
 namespace ncdx::analyze {
 
 std::string PairLoss::why() const {
@@ -48,7 +51,60 @@ std::vector<bool> rows_that_stand_out(int n, const std::vector<PairMark>& pairs,
     double share = static_cast<double>(bad[i]) / deg[i];
     int rest = judged - deg[i], rest_bad = bad_all - bad[i];
     double bg = rest > 0 ? static_cast<double>(rest_bad) / rest : 0;
-    out[i] = share >= opt.node_share && share - bg >= opt.contrast;
+    out[i] = share >= opt.node_share && share - bg >= opt.contrast && bg <= opt.share_max_background;
+  }
+  return out;
+}
+
+double binomial_tail(int k, int trials, double q) {
+  if (k <= 0) return 1;
+  if (k > trials || q <= 0) return 0;
+  if (q >= 1) return 1;
+  auto log_term = [&](int j) {
+    return std::lgamma(trials + 1.0) - std::lgamma(j + 1.0) - std::lgamma(trials - j + 1.0) + j * std::log(q) +
+           (trials - j) * std::log1p(-q);
+  };
+  double sum = 0;
+  for (int j = k; j <= trials; ++j) {
+    double t = std::exp(log_term(j));
+    sum += t;
+    if (j > trials * q && t < sum * 1e-17) break;  // past the mode the terms only shrink
+  }
+  return std::min(1.0, sum);
+}
+
+std::vector<StallRow> stall_rows(int n, const std::vector<PairMark>& pairs, const LossEvidenceOptions& opt) {
+  std::vector<StallRow> out(n);
+  if (n < 3) return out;
+  // One pass for the per-node and total sums (a 1024-node plan has 523 776 pairs): the rest of
+  // node i is the total minus its own pairs.
+  std::vector<int> deg(n, 0), own(n, 0), hit(n, 0);
+  std::vector<double> own_sq(n, 0);
+  int judged = 0;
+  double sum = 0, sq = 0;
+  for (const auto& p : pairs) {
+    if (!p.judged) continue;
+    double c = std::min(p.stalls, opt.stall_cap);
+    ++judged, sum += c, sq += c * c;
+    for (int x : {p.a, p.b}) ++deg[x], own[x] += static_cast<int>(c), own_sq[x] += c * c, hit[x] += c > 0;
+  }
+  for (int i = 0; i < n; ++i) {
+    auto& r = out[i];
+    r.stalls = own[i];
+    int rest = judged - deg[i];
+    if (deg[i] == 0 || rest == 0) continue;
+    double rest_sum = sum - own[i], mean = rest_sum / rest;
+    if (rest > 1 && mean > 0)
+      r.dispersion = std::max(1.0, (sq - own_sq[i] - rest * mean * mean) / (rest - 1) / mean);
+    r.expected = deg[i] * (rest_sum + 1) / rest;
+    if (own[i] < opt.stall_min || own[i] < opt.stall_ratio * r.expected ||
+        hit[i] < std::min(opt.stall_min_pairs, deg[i]))
+      continue;
+    // Dispersion-scaled counts, rounded against a finding: the node's down, the rest's up.
+    int s = static_cast<int>(std::floor(own[i] / r.dispersion));
+    int t = s + static_cast<int>(std::ceil(rest_sum / r.dispersion));
+    r.p = binomial_tail(s, t, static_cast<double>(deg[i]) / (deg[i] + rest));
+    r.lossy = r.p <= opt.stall_alpha / n;
   }
   return out;
 }
