@@ -2,7 +2,8 @@
 """Accuracy sweep of `ncdx doctor --cluster` (issue #14): labelled trials on namespace hosts
 (scripts/netns-cluster.sh, root), each healthy or with one planted fault on a random victim, and
 the precision/recall of what ncdx names. Prints a per-kind table and the confusion, and writes
-every trial as JSON lines (--out). A benchmark, not a test: ~5–15 s per trial on 2 cores.
+every trial as JSON lines (--out). A benchmark, not a test: ~10–30 s per 8-host trial on 2 cores
+(docs/CLUSTER.md "Accuracy sweep" has the wall time of a 200-trial run).
 
 usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16,32] [--seed 1] [--out trials.jsonl]
                 [--kinds lossy,delaynode,...] [--lossy-pct 1-10] [--delay-ms 1-5] [--trial-timeout 900]

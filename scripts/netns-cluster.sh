@@ -44,7 +44,7 @@ set -uo pipefail
 skip() { echo "SKIP: $*" >&2; exit 77; }
 die() { echo "netns-cluster: $*" >&2; exit 70; }
 
-[ "${1:-}" = run ] || { sed -n '2,42p' "$0" >&2; exit 64; }
+[ "${1:-}" = run ] || { sed -n '2,41p' "$0" >&2; exit 64; }
 shift
 N="${1:-}"; shift || true
 [[ "$N" =~ ^[0-9]+$ ]] && [ "$N" -ge 2 ] && [ "$N" -le 64 ] || die "N must be 2..64"

@@ -200,7 +200,7 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
     const auto& p = pairs[k];
     marks[k] = {p.a, p.b, false, false};
     if (dead[p.a] || dead[p.b] || (!p.ok && !p.stalled)) continue;
-    pl[k] = pair_loss(m.cell[p.a][p.b], m.cell[p.b][p.a], m.ping_iters, loss_v.ref, opt.loss);
+    pl[k] = pair_loss(m.cell[p.a][p.b], m.cell[p.b][p.a], m.ping_iters, loss_v.ref, opt.loss, m.pair_budget_s);
     marks[k].judged = true;
     marks[k].bad = p.stalled || pl[k].any();
     marks[k].stalls = pl[k].stalls;

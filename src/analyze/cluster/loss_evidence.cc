@@ -18,7 +18,7 @@ std::string PairLoss::why() const {
 }
 
 PairLoss pair_loss(const measure::NetCell& ab, const measure::NetCell& ba, int ping_iters, double retrans_ref_pct,
-                   const LossEvidenceOptions& opt) {
+                   const LossEvidenceOptions& opt, double pair_budget_s) {
   PairLoss e;
   // The ping-pong runs on the lower node's client socket: its cell has the samples; take both
   // in case a matrix was assembled the other way round.
@@ -27,7 +27,12 @@ PairLoss pair_loss(const measure::NetCell& ab, const measure::NetCell& ba, int p
     if (c->lat_p99_us && c->lat_median_us && *c->lat_p99_us >= opt.p99_stall_us &&
         *c->lat_p99_us >= opt.p99_ratio * *c->lat_median_us)
       e.p99_stall = true;
-    if (ping_iters > 0 && c->samples > 0 && c->samples < ping_iters) e.cut_short = true;
+    if (ping_iters > 0 && c->samples > 0 && c->samples < ping_iters) {
+      // one-way median × 2 = the round trip; the share starts at the connect, so use half of it
+      const double used_s = c->samples * 2 * c->lat_median_us.value_or(0) / 1e6;
+      const bool slow_not_lossy = pair_budget_s > 0 && used_s >= 0.5 * measure::kPingShareOfBudget * pair_budget_s;
+      if (!slow_not_lossy) e.cut_short = true;
+    }
   }
   if (ab.segs_out && ba.segs_out && *ab.segs_out + *ba.segs_out > 0) {
     auto r = ab.retrans.value_or(0) + ba.retrans.value_or(0);

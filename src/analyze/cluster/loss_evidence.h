@@ -62,7 +62,12 @@ struct LossEvidenceOptions {
   double stall_ratio = 3;
 };
 
-// What one pair shows. `ping_iters` is the number of samples asked for (0: unknown).
+// What one pair shows. `ping_iters` is the number of samples asked for (0: unknown);
+// `pair_budget_s` the matrix's per-pair budget (0: unknown). A ping-pong cut short is loss
+// evidence only when its latency does not explain the cut: the samples taken, at the pair's median
+// round trip, used under half of the ping-pong's share of the budget (the rest went to stalls). A
+// 20 ms round trip (a delayed node in the netns harness) fits ~75 of 105 round trips into 1.6 s
+// and was named a lossy node before this: cut short, no stall, no retransmit.
 struct PairLoss {
   int stalls = 0;
   bool p99_stall = false, cut_short = false, retrans_up = false;
@@ -70,7 +75,7 @@ struct PairLoss {
   std::string why() const;  // "2 round trips ≥ 200 ms, p99 …" for the evidence line
 };
 PairLoss pair_loss(const measure::NetCell& ab, const measure::NetCell& ba, int ping_iters, double retrans_ref_pct,
-                   const LossEvidenceOptions& opt = {});
+                   const LossEvidenceOptions& opt = {}, double pair_budget_s = 0);
 
 // The row test over an n-node matrix: `judged[k]`/`bad[k]` for the pair (a[k], b[k]).
 struct PairMark {

@@ -52,6 +52,15 @@ TEST(LossEvidence, PairEvidenceKinds) {
   EXPECT_FALSE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05).any());
   m.cell[0][1].samples = 37;  // the ping-pong ran out of its share of the budget
   EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05).cut_short);
+  EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05, {}, 4.0).cut_short);  // 37 × 60 µs: stalls
+  // A 20 ms round trip (10 ms one-way): 75 samples took 1.5 s of the 1.6 s share: latency, not loss.
+  m.cell[0][1].samples = 75;
+  m.cell[0][1].lat_median_us = 10e3;
+  m.cell[0][1].lat_p99_us = 11e3;
+  EXPECT_FALSE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05, {}, 4.0).any());
+  EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05).cut_short);  // budget unknown: as before
+  m.cell[0][1].lat_median_us = 30;
+  m.cell[0][1].lat_p99_us = 60;
   m.cell[0][1].samples = 100;
   m.cell[0][1].retrans = 6;  // 0.15 % of 4000: under the 0.5 % rule, 3× the 0.025 % reference
   EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.025).retrans_up);
@@ -150,4 +159,23 @@ TEST(LossEvidence, TimedOutLinkIsLossyOnlyWithTimerEvidence) {
   ASSERT_EQ(o.size(), 1u) << names(o);
   EXPECT_EQ(o[0].kind, "lossy-link");
   EXPECT_EQ(o[0].hosts, (std::vector<std::string>{"n1", "n6"}));
+}
+
+// A node 10 ms away (one-way) whose ping-pongs all ran out of their 1.6 s share: a slow node by
+// latency, not a lossy one (the netns harness's delaynode:V:20 was named lossy-node before).
+TEST(LossEvidence, SlowPingPongCutShortIsLatencyNotLoss) {
+  auto m = healthy(8, 8);
+  m.pair_budget_s = 4;
+  for (int j = 0; j < 8; ++j) {
+    if (j == 3) continue;
+    auto& c = client_cell(m, 3, j);
+    c.samples = 75;
+    c.lat_median_us = 10e3;
+    c.lat_p99_us = 11e3;
+  }
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].kind, "slow-node");
+  EXPECT_EQ(o[0].metric, "latency_us");
+  EXPECT_EQ(o[0].hosts, std::vector<std::string>{"n3"});
 }
