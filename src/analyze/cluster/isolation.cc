@@ -206,7 +206,7 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
     marks[k].stalls = pl[k].stalls;
   }
   // Two ways to a lossy node on this evidence: most of its pairs show loss (the share test), or
-  // its stalls together are far more than the rest's rate predicts (the Poisson test, which a
+  // its stalls together are far more than the rest's rate predicts (the stall-count test, which a
   // 1 % lossy node passes when only ~63 % of its pairs stall).
   auto rto_rows = rows_that_stand_out(n, marks, opt.loss);
   auto stall_v = stall_rows(n, marks, opt.loss);

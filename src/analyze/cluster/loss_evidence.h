@@ -8,7 +8,7 @@
 // one pair proves nothing; a node is lossy when nearly all of ITS pairs show it and the pairs
 // that do not touch it mostly do not (a loaded cluster where every pair spikes blames nobody),
 // or when the stalls on its pairs together are far more than the other pairs' stall rate
-// predicts (a Poisson tail with a false-alarm bound per matrix: stall_rows below).
+// predicts (a test of two Poisson rates with a false-alarm bound per matrix: stall_rows below).
 #include <string>
 #include <vector>
 
@@ -51,10 +51,10 @@ struct LossEvidenceOptions {
   // stall_ratio × d·(R + 1)/M (an effect size: on a big cluster a slightly busier node is not
   // lossy), and the stalls come from ≥ stall_min_pairs of its pairs (a lossy node's drops hit
   // its pairs at random; a loaded host's stalls bunch on the few pairs that ran while it was
-  // starved: 5 stalls on 3 of 7 pairs with a quiet rest is the sporadic test's pattern). Under load the stalls bunch (one descheduled rank stalls several pings of one pair),
-  // so a pair counts at most stall_cap stalls and the counts are divided by the rest's dispersion
-  // (variance / mean, at least 1: quasi-Poisson). Why these values: docs/CLUSTER.md
-  // "The stall-count rule".
+  // starved: 5 stalls on 3 of 7 pairs with a quiet rest is the sporadic test's pattern). Within
+  // a pair they bunch too (one descheduled rank stalls several pings), so a pair counts at most
+  // stall_cap stalls and the counts are divided by the rest's dispersion (variance / mean, at
+  // least 1: quasi-Poisson). Why these values: docs/CLUSTER.md "The stall-count rule".
   double stall_alpha = 0.01;
   int stall_cap = 3;
   int stall_min = 4;
