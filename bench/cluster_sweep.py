@@ -2,24 +2,39 @@
 """Accuracy sweep of `ncdx doctor --cluster` (issue #14): labelled trials on namespace hosts
 (scripts/netns-cluster.sh, root), each healthy or with one planted fault on a random victim, and
 the precision/recall of what ncdx names. Prints a per-kind table and the confusion, and writes
-every trial as JSON lines (--out). A benchmark, not a test: ~5–15 s per trial on 2 cores.
+every trial as JSON lines (--out). A benchmark, not a test: ~10–30 s per 8-host trial on 2 cores
+(docs/CLUSTER.md "Accuracy sweep" has the wall time of a 200-trial run).
 
-usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16] [--seed 1] [--out trials.jsonl] [--kinds lossy,...]
+usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16,32] [--seed 1] [--out trials.jsonl]
+                [--kinds lossy,delaynode,...] [--lossy-pct 1-10] [--delay-ms 1-5] [--trial-timeout 900]
+
+A trial that overruns --trial-timeout is stopped like Ctrl-C (SIGTERM to its process group, so
+scripts/netns-cluster.sh removes its hosts), then removed by name (scripts/netns-hosts.sh down), and
+recorded as "timeout"; the sweep goes on.
 """
 import argparse
 import collections
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "scripts", "netns-cluster.sh")
+HOSTS = os.path.join(HERE, "..", "scripts", "netns-hosts.sh")
+KINDS = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost", "delaylink", "delaynode"]
+
+
+def span(text):
+    """"3" or "1-10" -> (lo, hi)."""
+    lo, _, hi = text.partition("-")
+    return int(lo), int(hi or lo)
 
 # kind -> (fault builder, expected (where, kind, hosts) items)
-def plan_fault(kind, n, rng):
+def plan_fault(kind, n, rng, lossy_pct=(1, 10), delay_ms=(1, 5)):
     h = lambda i: f"h{i}.c"
     v = rng.randint(2, n)  # host 1 runs mpirun: keep it healthy so the launcher is not the victim
     if kind == "slowlink":
@@ -30,7 +45,7 @@ def plan_fault(kind, n, rng):
         pct = rng.randint(10, 50)
         return [f"slownode:{v}:{pct}"], [("net", "slow-node", (h(v),))], pct
     if kind == "lossy":
-        pct = rng.randint(1, 10)
+        pct = rng.randint(*lossy_pct)
         return [f"lossy:{v}:{pct}"], [("net", "lossy-node", (h(v),))], pct
     if kind == "firewall":
         return [f"firewall:{v}"], [("net", "unreachable", (h(v),))], None
@@ -41,6 +56,13 @@ def plan_fault(kind, n, rng):
     if kind == "duphost":
         w = rng.choice([i for i in range(2, n + 1) if i != v])
         return [f"duphost:{v}:{w}"], [("drift", "host.unique", tuple(sorted([h(w), f"h{w}.dup"])))], None
+    if kind == "delaylink":  # every round trip of the link MS longer: a slow link by latency
+        a, b = sorted(rng.sample(range(1, n + 1), 2))
+        ms = rng.randint(*delay_ms)
+        return [f"delaylink:{a}:{b}:{ms}"], [("net", "slow-link", (h(a), h(b)))], ms
+    if kind == "delaynode":
+        ms = rng.randint(*delay_ms)
+        return [f"delaynode:{v}:{ms}"], [("net", "slow-node", (h(v),))], ms
     return [], [], None
 
 
@@ -65,19 +87,44 @@ def sum_or_none(net, key, a, b):
     return m[a][b] + m[b][a]
 
 
-def run_trial(ncdx, n, faults, budget, extra_args):
-    env = dict(os.environ, NCDX=ncdx, NCDX_NS_PREFIX=f"ncs{os.getpid() % 100000}")
+def run_harness(cmd, env, prefix, n, timeout):
+    """(returncode or None on timeout, stdout, stderr). The harness runs in its own process group:
+    on a timeout (or Ctrl-C here) the whole group gets SIGTERM, which netns-cluster.sh traps to
+    remove its hosts; whatever is left is removed by name."""
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         start_new_session=True)
+    try:
+        out, err = p.communicate(timeout=timeout)
+        return p.returncode, out, err
+    except (subprocess.TimeoutExpired, KeyboardInterrupt) as e:
+        os.killpg(p.pid, signal.SIGTERM)
+        try:
+            out, err = p.communicate(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+        subprocess.run(["bash", HOSTS, "down", prefix, str(n)], check=False)
+        if isinstance(e, KeyboardInterrupt):
+            raise
+        return None, out, err
+
+
+def run_trial(ncdx, n, faults, budget, extra_args, timeout=900):
+    prefix = f"ncs{os.getpid() % 100000}"
+    env = dict(os.environ, NCDX=ncdx, NCDX_NS_PREFIX=prefix)
     cmd = ["bash", SCRIPT, "run", str(n), *faults, "--", "doctor", "--cluster", "--quick", "--json",
            "--pair-budget", str(budget), *extra_args]
     t0 = time.time()
-    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=900)
+    rc, stdout, stderr = run_harness(cmd, env, prefix, n, timeout)
     wall = time.time() - t0
-    if p.returncode == 77:
-        sys.exit("SKIP: " + p.stderr.strip().splitlines()[-1])
+    if rc == 77:
+        sys.exit("SKIP: " + stderr.strip().splitlines()[-1])
+    if rc is None:
+        return None, wall, f"timeout after {timeout} s: " + stderr[-400:], {}
     try:
-        doc = json.loads(p.stdout)
+        doc = json.loads(stdout)
     except json.JSONDecodeError:
-        return None, wall, p.stderr[-500:], {}
+        return None, wall, stderr[-500:], {}
     got, extra = [], {}
     net = doc.get("network")
     if net:
@@ -88,6 +135,8 @@ def run_trial(ncdx, n, faults, budget, extra_args):
         extra["confirm_pairs"] = len((net.get("confirm") or {}).get("pairs", []))
         extra["confirm_wall_s"] = (net.get("confirm") or {}).get("wall_s")
         extra["pairs"] = compact_pairs(net)
+        # The metric that named each outlier (a delay fault should be named by latency_us).
+        extra["metrics"] = [[o["kind"], o["hosts"], o["metric"]] for o in net["outliers"]]
     got += [("drift", c["id"], tuple(c["deviating"])) for c in doc["consistency"] if c["deviating"]]
     return sorted(got), wall, "", extra
 
@@ -103,13 +152,20 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--kinds", default="", help="comma list of fault kinds to plant (default: all)")
     ap.add_argument("--extra", default="", help="more ncdx flags, space-separated (e.g. '--confirm-pairs 0')")
+    ap.add_argument("--lossy-pct", default="1-10", help="drop rate range of the lossy kind, %% (e.g. 1 or 1-10)")
+    ap.add_argument("--delay-ms", default="1-5", help="added round-trip range of the delay kinds, ms")
+    ap.add_argument("--trial-timeout", type=float, default=900, help="seconds one trial may take")
     a = ap.parse_args()
+    lossy_pct, delay_ms = span(a.lossy_pct), span(a.delay_ms)
     a.extra = a.extra.split()
     rng = random.Random(a.seed)
     sizes = [int(x) for x in a.nodes.split(",")]
-    kinds = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost"]
+    kinds = KINDS
     if a.kinds:
-        kinds = [k for k in kinds if k in a.kinds.split(",")]
+        unknown = set(a.kinds.split(",")) - set(KINDS)
+        if unknown:
+            sys.exit(f"unknown kind(s) {', '.join(sorted(unknown))}; known: {', '.join(KINDS)}")
+        kinds = [k for k in KINDS if k in a.kinds.split(",")]
     labels = ["healthy"] * a.healthy + [kinds[i % len(kinds)] for i in range(a.trials - a.healthy)]
     rng.shuffle(labels)
     stats = collections.defaultdict(lambda: collections.Counter())
@@ -117,9 +173,10 @@ def main():
     walls = collections.defaultdict(list)
     for t, kind in enumerate(labels):
         n = rng.choice(sizes)
-        faults, want, pct = plan_fault(kind, n, rng) if kind != "healthy" else ([], [], None)
+        faults, want, size = plan_fault(kind, n, rng, lossy_pct, delay_ms) if kind != "healthy" else ([], [], None)
         load = os.getloadavg()[0]
-        got, wall, err, extra = run_trial(a.ncdx, n, faults, a.budget, a.extra)
+        got, wall, err, extra = run_trial(a.ncdx, n, faults, a.budget, a.extra, a.trial_timeout)
+        extra["load1_end"] = round(os.getloadavg()[0], 2)
         walls[n].append(wall)
         s = stats[kind]
         s["trials"] += 1
@@ -133,8 +190,11 @@ def main():
             s["fp"] += len(got_s - want_s)
             s["exact"] += want_s == got_s
             verdict = "exact" if want_s == got_s else "wrong"
+        pct = size if not kind.startswith("delay") else None
         rec = {"trial": t, "nodes": n, "kind": kind, "pct": pct, "faults": faults, "want": want, "got": got,
                "verdict": verdict, "wall_s": round(wall, 2), "load1": round(load, 2), "err": err, **extra}
+        if kind.startswith("delay"):
+            rec["delay_ms"] = size
         print(json.dumps(rec), flush=True)
         if out:
             out.write(json.dumps(rec) + "\n")

@@ -7,9 +7,10 @@ pkgs=(build-essential cmake ninja-build pkg-config git python3 python3-venv
       libcli11-dev libfmt-dev nlohmann-json3-dev libyaml-cpp-dev libre2-dev zlib1g-dev libzstd-dev
       libgtest-dev libgmock-dev libbenchmark-dev clang libclang-rt-dev
       zstd gzip hyperfine time iproute2 python3-jsonschema ccache binutils debootstrap chromium
-      openmpi-bin libopenmpi-dev nftables groff-base mandoc
+      openmpi-bin libopenmpi-dev nftables iptables groff-base mandoc
       slurmctld slurmd slurm-client munge)
-# MPI: bench/tune --backend mpi, doctor --cluster; nftables: the netns fault harness; groff/mandoc:
+# MPI: bench/tune --backend mpi, doctor --cluster; nftables, iptables (NFQUEUE for the delay
+# faults): the netns fault harness; groff/mandoc:
 # the man page test; Slurm + munge: scripts/slurm-cluster.sh (srun --mpi=pmix across namespace
 # hosts; the pmix plugin ships in slurm-wlm-basic-plugins, which slurmd depends on).
 missing=()

@@ -22,6 +22,17 @@
 #   envdrift:V:K=VAL   V's ranks see another environment value (e.g. NCCL_IB_HCA=mlx5_9)
 #   mtu:V:MTU          V's data0 gets another MTU
 #   duphost:V:W        V takes W's short hostname (hW.dup instead of hV.c)
+#   delaylink:A:B:MS   every A↔B round trip MS ms longer (one-way latency, RTT/2, +MS/2)
+#   delaynode:V:MS     every round trip of V's data traffic MS ms longer
+#
+# Delay without netem (not in this kernel, nor fq/etf): an iptables NFQUEUE rule on the INPUT hook
+# of A's (V's) namespace hands the arriving packets (from B) to scripts/netns-delay.py, which
+# accepts each one MS ms after it came; the kernel holds it meanwhile. All of the round trip's
+# delay sits on the inbound side: a packet held on the sender's OUTPUT hook still counts against
+# its socket's TCP small queues budget (net/ipv4/tcp_output.c tcp_small_queue_check; netem orphans
+# its packets for this reason), and a 50 Mbit/s stream held 3 ms there ran at 5 Mbit/s, against
+# 40 Mbit/s held 6 ms on the receiver's INPUT. One delayer process per fault, inside that
+# namespace: it goes with the namespace (nsh_down kills what runs there) and is killed by pid too.
 #
 # Environment: NCDX (path of the binary, default build/src/cli/ncdx), RATE, NCDX_NS_PREFIX
 # (default ncx<pid>; names stay under 15 characters), NCDX_KEEP=1 keeps the hosts for debugging,
@@ -33,7 +44,7 @@ set -uo pipefail
 skip() { echo "SKIP: $*" >&2; exit 77; }
 die() { echo "netns-cluster: $*" >&2; exit 70; }
 
-[ "${1:-}" = run ] || { sed -n '2,35p' "$0" >&2; exit 64; }
+[ "${1:-}" = run ] || { sed -n '2,41p' "$0" >&2; exit 64; }
 shift
 N="${1:-}"; shift || true
 [[ "$N" =~ ^[0-9]+$ ]] && [ "$N" -ge 2 ] && [ "$N" -le 64 ] || die "N must be 2..64"
@@ -57,8 +68,11 @@ P="${NCDX_NS_PREFIX:-ncx$$}"
 nsh_check "$P"
 T="$(mktemp -d /tmp/ncdx-netns.XXXXXX)"
 
+DELAY_PIDS=()
 cleanup() {
   [ "${NCDX_KEEP:-0}" = 1 ] && { echo "kept: namespaces ${P}h*, bridges ${P}m ${P}d, dir $T" >&2; return; }
+  local pid
+  for pid in "${DELAY_PIDS[@]}"; do kill "$pid" 2>/dev/null; done
   nsh_down "$P" "$N"
   for i in $(seq 1 "$N"); do
     [ -d "/sys/fs/cgroup/cpu/${P}h$i" ] && rmdir "/sys/fs/cgroup/cpu/${P}h$i" 2>/dev/null
@@ -76,6 +90,31 @@ for i in $(seq 1 "$N"); do HOSTNAME_OF[$i]="h$i.c"; done
 
 declare -A ENV_OF CPU_OF
 nft_ok() { command -v nft >/dev/null || skip "nft (nftables) is not installed: the loss/firewall faults need it"; }
+# iptables with the NFQUEUE target (nft's own `queue` needs CONFIG_NFT_QUEUE, unset here; iptables
+# reaches xt_NFQUEUE through nft_compat or the legacy tables).
+IPT=""
+delay_ok() {
+  [ -n "$IPT" ] && return
+  for IPT in iptables iptables-legacy ""; do [ -n "$IPT" ] && command -v "$IPT" >/dev/null && break; done
+  [ -n "$IPT" ] || skip "iptables is not installed: the delay faults need its NFQUEUE target (no netem in this kernel)"
+  command -v python3 >/dev/null || skip "python3 is not installed: the delay faults need scripts/netns-delay.py"
+}
+# delay HOST MS [PEER]: data packets arriving at HOST (from PEER only, if given) held MS ms.
+delay() {
+  local host="$1" ms="$2" q=${#DELAY_PIDS[@]} log="$T/delay${#DELAY_PIDS[@]}.log" from=() i
+  [[ "$ms" =~ ^[0-9]+([.][0-9]+)?$ ]] || die "delay must be a number of ms, not '$ms'"
+  [ -n "${3:-}" ] && from=(-s "$3")
+  ip netns exec "${P}h$host" "$IPT" -A INPUT -i data0 "${from[@]}" -j NFQUEUE --queue-num "$q" --queue-bypass ||
+    die "delay rule on h$host ($IPT NFQUEUE)"
+  ip netns exec "${P}h$host" python3 "$(dirname "${BASH_SOURCE[0]}")/netns-delay.py" "$q" "$ms" > "$log" 2>&1 &
+  DELAY_PIDS+=($!)
+  for i in $(seq 1 50); do
+    grep -q '^ready' "$log" 2>/dev/null && return
+    kill -0 "${DELAY_PIDS[-1]}" 2>/dev/null || break
+    sleep 0.1
+  done
+  die "delayer on h$host did not start: $(tail -n 1 "$log" 2>/dev/null)"
+}
 for f in "${FAULTS[@]}"; do
   IFS=: read -r kind a b c <<<"$f"
   case "$kind" in
@@ -108,6 +147,8 @@ for f in "${FAULTS[@]}"; do
     envdrift) ENV_OF[$a]="${ENV_OF[$a]:-} export ${b}${c:+:$c};";;
     mtu) ip -n "${P}h$a" link set data0 mtu "$b" || die "mtu";;
     duphost) HOSTNAME_OF[$a]="h$b.dup";;
+    delaylink) [ -n "$b" ] && [ -n "$c" ] || die "delaylink:A:B:MS"; delay_ok; delay "$a" "$c" "198.19.0.$b/32";;
+    delaynode) [ -n "$b" ] || die "delaynode:V:MS"; delay_ok; delay "$a" "$b";;
     *) die "unknown fault '$kind'";;
   esac
 done

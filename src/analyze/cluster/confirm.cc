@@ -142,7 +142,7 @@ void apply_confirmation(std::vector<NetOutlier>& outliers, const measure::NetMat
         continue;
       }
       if (o.kind == "lossy-link") {
-        auto e = pair_loss(*x.ab, *x.ba, alone.ping_iters, ref, iso.loss);
+        auto e = pair_loss(*x.ab, *x.ba, alone.ping_iters, ref, iso.loss, alone.pair_budget_s);
         lossy = lossy || e.any();
         if (x.loss_pct) vals.push_back(*x.loss_pct);
       } else if (auto v = bw ? x.bw : x.lat) {

@@ -200,14 +200,19 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
     const auto& p = pairs[k];
     marks[k] = {p.a, p.b, false, false};
     if (dead[p.a] || dead[p.b] || (!p.ok && !p.stalled)) continue;
-    pl[k] = pair_loss(m.cell[p.a][p.b], m.cell[p.b][p.a], m.ping_iters, loss_v.ref, opt.loss);
+    pl[k] = pair_loss(m.cell[p.a][p.b], m.cell[p.b][p.a], m.ping_iters, loss_v.ref, opt.loss, m.pair_budget_s);
     marks[k].judged = true;
     marks[k].bad = p.stalled || pl[k].any();
+    marks[k].stalls = pl[k].stalls;
   }
+  // Two ways to a lossy node on this evidence: most of its pairs show loss (the share test), or
+  // its stalls together are far more than the rest's rate predicts (the stall-count test, which a
+  // 1 % lossy node passes when only ~63 % of its pairs stall).
   auto rto_rows = rows_that_stand_out(n, marks, opt.loss);
+  auto stall_v = stall_rows(n, marks, opt.loss);
   std::vector<bool> rto_lossy(n, false);
   for (int i = 0; i < n; ++i)
-    if (!dead[i] && !lossy[i] && rto_rows[i]) lossy[i] = rto_lossy[i] = true;
+    if (!dead[i] && !lossy[i] && (rto_rows[i] || stall_v[i].lossy)) lossy[i] = rto_lossy[i] = true;
   for (int i = 0; i < n; ++i) {
     if (dead[i]) continue;
     if (rto_lossy[i]) {
@@ -224,9 +229,13 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
         if (first.empty()) first = pairs[k].stalled ? "timed out after connecting" : pl[k].why();
       }
       double p99 = robust_median(p99s, false);
+      const auto& sv = stall_v[i];
+      std::string tail = sv.lossy ? fmt::format("; the other pairs' stall rate predicts {:.2g}, p {:.1e}",
+                                                sv.expected, sv.p)
+                                  : "";
       out.push_back({"lossy-node", {host(i)}, "latency_p99_us", p99, std::nullopt,
-                     fmt::format("loss on {} of {} links ({} round trips ≥ 200 ms, the TCP RTO; median p99 {} µs; "
-                                 "first: {})", bad, deg, stalls, num(p99), first)});
+                     fmt::format("loss on {} of {} links ({} round trips ≥ 200 ms, the TCP RTO{}; median p99 {} µs; "
+                                 "first: {})", bad, deg, stalls, tail, num(p99), first)});
       continue;
     }
     if (lossy[i]) {

@@ -102,7 +102,7 @@ bool stream_in(TcpSocket& s, std::size_t max, Deadline d, std::string* err) {
 // receives the peer's stream. Fills its own cell [me][peer].
 void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t round, std::uint32_t me,
                 const NetOptions& opt, Clock::time_point start) {
-  Deadline end = after(start, opt.pair_budget_s), lat_end = after(start, opt.pair_budget_s * 0.4);
+  Deadline end = after(start, opt.pair_budget_s), lat_end = after(start, opt.pair_budget_s * kPingShareOfBudget);
   TcpSocket s;
   if (auto e = s.connect_until(addr, port, after(start, opt.pair_budget_s * 0.5)); !e.empty())
     return fail(c, "unreachable", e);

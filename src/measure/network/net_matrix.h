@@ -18,6 +18,10 @@ class Comm;
 
 namespace ncdx::measure {
 
+// The ping-pong of a pair must end within this share of the pair's budget (counted from the
+// connect); a ping-pong cut there has fewer samples than asked (NetCell::samples).
+inline constexpr double kPingShareOfBudget = 0.4;
+
 struct NetOptions {
   int ping_iters = 100;                 // timed round trips per pair (after 5 untimed)
   std::size_t ping_bytes = 8;           // small message, like osu_latency's smallest size

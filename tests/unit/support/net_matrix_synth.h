@@ -1,6 +1,7 @@
 #pragma once
 // A synthetic healthy network matrix for the cluster isolation tests: every pair "ok", latency
 // ~30 µs, the given bandwidth, ±noise (uniform, seeded), a few background retransmits.
+#include <algorithm>
 #include <random>
 #include <string>
 
@@ -31,6 +32,19 @@ inline measure::NetMatrix synthetic_matrix(int n, double gbps, double noise, uns
       if (i < j) c.samples = 100;  // the client (lower node) ran the ping-pong
     }
   return m;
+}
+
+// The client cell of pair (a, b): where the ping-pong's samples (and its stalls) live.
+inline measure::NetCell& client_cell(measure::NetMatrix& m, int a, int b) {
+  return m.cell[std::min(a, b)][std::max(a, b)];
+}
+
+// `stalls` lost pings on the pair: round trips of ~200–400 ms (RTO) among ~30 µs ones; from two
+// on, the p99 of 100 samples (about the second largest) is one of them.
+inline void add_stalls(measure::NetMatrix& m, int a, int b, int stalls) {
+  auto& c = client_cell(m, a, b);
+  c.stalls = stalls;
+  if (stalls >= 2) c.lat_p99_us = 150e3;
 }
 
 // Scales both directions of the pair's bandwidth.

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/outlier_names.h"
+
 #include <random>
 
 using namespace ncdx;
@@ -39,15 +41,7 @@ void slow_link(measure::NetMatrix& m, int a, int b, double factor) {
   *m.cell[b][a].gbps *= factor;
 }
 
-std::string names(const std::vector<NetOutlier>& o) {
-  std::string s;
-  for (const auto& x : o) {
-    s += x.kind;
-    for (const auto& h : x.hosts) s += " " + h;
-    s += "; ";
-  }
-  return s;
-}
+std::string names(const std::vector<NetOutlier>& o) { return ncdx::testing::outlier_names(o); }
 
 }  // namespace
 

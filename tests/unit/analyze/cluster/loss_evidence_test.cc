@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "support/net_matrix_synth.h"
+#include "support/outlier_names.h"
 
 using namespace ncdx;
 using analyze::isolate_outliers;
@@ -18,25 +19,10 @@ namespace {
 // Healthy: median ~30 µs, p99 ~60 µs, 0.05 Gb/s ±5 %, one background retransmit in 2000 segments.
 measure::NetMatrix healthy(int n, unsigned seed) { return ncdx::testing::synthetic_matrix(n, 0.05, 0.05, seed); }
 
-// The client cell of pair (a, b): where the ping-pong's samples live.
-measure::NetCell& client(measure::NetMatrix& m, int a, int b) { return m.cell[std::min(a, b)][std::max(a, b)]; }
+using ncdx::testing::add_stalls;
+using ncdx::testing::client_cell;
 
-// One lost ping: a round trip of ~200–400 ms (RTO) among ~30 µs ones.
-void spike(measure::NetMatrix& m, int a, int b, int stalls) {
-  auto& c = client(m, a, b);
-  c.stalls = stalls;
-  if (stalls >= 2) c.lat_p99_us = 150e3;  // p99 of 100 is about the second largest
-}
-
-std::string names(const std::vector<NetOutlier>& o) {
-  std::string s;
-  for (const auto& x : o) {
-    s += x.kind;
-    for (const auto& h : x.hosts) s += " " + h;
-    s += " (" + x.evidence + "); ";
-  }
-  return s;
-}
+std::string names(const std::vector<NetOutlier>& o) { return ncdx::testing::outlier_names(o); }
 
 }  // namespace
 
@@ -66,6 +52,15 @@ TEST(LossEvidence, PairEvidenceKinds) {
   EXPECT_FALSE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05).any());
   m.cell[0][1].samples = 37;  // the ping-pong ran out of its share of the budget
   EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05).cut_short);
+  EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05, {}, 4.0).cut_short);  // 37 × 60 µs: stalls
+  // A 20 ms round trip (10 ms one-way): 75 samples took 1.5 s of the 1.6 s share: latency, not loss.
+  m.cell[0][1].samples = 75;
+  m.cell[0][1].lat_median_us = 10e3;
+  m.cell[0][1].lat_p99_us = 11e3;
+  EXPECT_FALSE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05, {}, 4.0).any());
+  EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.05).cut_short);  // budget unknown: as before
+  m.cell[0][1].lat_median_us = 30;
+  m.cell[0][1].lat_p99_us = 60;
   m.cell[0][1].samples = 100;
   m.cell[0][1].retrans = 6;  // 0.15 % of 4000: under the 0.5 % rule, 3× the 0.025 % reference
   EXPECT_TRUE(analyze::pair_loss(m.cell[0][1], m.cell[1][0], 100, 0.025).retrans_up);
@@ -82,7 +77,7 @@ TEST(LossEvidence, LossyNodeFromTimerStalls) {
     for (int j = 0; j < 8; ++j) {
       if (j == v) continue;
       if (k++ == static_cast<int>(seed % 7)) continue;  // the lucky pair
-      spike(m, v, j, 1 + (j % 3));
+      add_stalls(m, v, j, 1 + (j % 3));
       m.cell[v][j].retrans = 4;  // 0.1 %: far under the 0.5 % rule
       *m.cell[v][j].gbps *= 0.85;  // loss also costs bandwidth: still one lossy node, not slow links
     }
@@ -98,7 +93,7 @@ TEST(LossEvidence, LossyNodeFromTimerStalls) {
 TEST(LossEvidence, LossyNodeFromP99WithoutStallCounts) {
   auto m = healthy(6, 3);
   for (int j = 0; j < 6; ++j)
-    if (j != 4) client(m, 4, j).lat_p99_us = 210e3;
+    if (j != 4) client_cell(m, 4, j).lat_p99_us = 210e3;
   auto o = isolate_outliers(m);
   ASSERT_EQ(o.size(), 1u) << names(o);
   EXPECT_EQ(o[0].kind, "lossy-node");
@@ -108,7 +103,7 @@ TEST(LossEvidence, LossyNodeFromP99WithoutStallCounts) {
 // A lossy link between two good nodes: several stalls AND elevated retransmits on that pair.
 TEST(LossEvidence, LossyLinkNeedsStallsAndRetransmits) {
   auto m = healthy(8, 4);
-  spike(m, 2, 5, 4);
+  add_stalls(m, 2, 5, 4);
   m.cell[2][5].retrans = 8;
   auto o = isolate_outliers(m);
   ASSERT_EQ(o.size(), 1u) << names(o);
@@ -131,7 +126,7 @@ TEST(LossEvidence, SporadicSpikesOnRandomPairsDoNotAlarm) {
       for (int b = a + 1; b < 8; ++b)
         if (hit(rng)) {
           ++spiked;
-          spike(m, a, b, stalls(rng));
+          add_stalls(m, a, b, stalls(rng));
           if (retr(rng)) m.cell[a][b].retrans = 3;
         }
     auto o = isolate_outliers(m);
@@ -145,7 +140,7 @@ TEST(LossEvidence, EverythingSpikingBlamesNobody) {
   auto m = healthy(8, 5);
   for (int a = 0; a < 8; ++a)
     for (int b = a + 1; b < 8; ++b)
-      if ((a * 7 + b) % 5 != 0) spike(m, a, b, 1);
+      if ((a * 7 + b) % 5 != 0) add_stalls(m, a, b, 1);
   auto o = isolate_outliers(m);
   EXPECT_TRUE(o.empty()) << names(o);
 }
@@ -164,4 +159,23 @@ TEST(LossEvidence, TimedOutLinkIsLossyOnlyWithTimerEvidence) {
   ASSERT_EQ(o.size(), 1u) << names(o);
   EXPECT_EQ(o[0].kind, "lossy-link");
   EXPECT_EQ(o[0].hosts, (std::vector<std::string>{"n1", "n6"}));
+}
+
+// A node 10 ms away (one-way) whose ping-pongs all ran out of their 1.6 s share: a slow node by
+// latency, not a lossy one (the netns harness's delaynode:V:20 was named lossy-node before).
+TEST(LossEvidence, SlowPingPongCutShortIsLatencyNotLoss) {
+  auto m = healthy(8, 8);
+  m.pair_budget_s = 4;
+  for (int j = 0; j < 8; ++j) {
+    if (j == 3) continue;
+    auto& c = client_cell(m, 3, j);
+    c.samples = 75;
+    c.lat_median_us = 10e3;
+    c.lat_p99_us = 11e3;
+  }
+  auto o = isolate_outliers(m);
+  ASSERT_EQ(o.size(), 1u) << names(o);
+  EXPECT_EQ(o[0].kind, "slow-node");
+  EXPECT_EQ(o[0].metric, "latency_us");
+  EXPECT_EQ(o[0].hosts, std::vector<std::string>{"n3"});
 }
