@@ -44,7 +44,8 @@ ncdx_model_golden(no-spec 64 ARGS model)
 ncdx_model_golden(judge-not-a-table 65 ARGS model --judge nccl_tests_specs.tsv)
 ncdx_model_golden(judge-missing 66 ARGS model --judge judge/does-not-exist.txt)
 # The α-β model of Open MPI's coll_tuned algorithms (--backend mpi, docs/MODEL.md (c)).
-ncdx_model_golden(mpi-alphabeta-8 0 ARGS model --backend mpi --np 8 --alpha-us 150 --beta-ns 168 --gamma-ns 0.5 -b 1K -e 1M -f 32)
+ncdx_model_golden(mpi-alphabeta-8 0 ARGS model --backend mpi --np 8 --alpha-us 150 --beta-ns 168 --beta-x-ns 336 --gamma-ns 0.5
+                  -b 1K -e 1M -f 32)
 ncdx_model_golden(mpi-alphabeta-6-ring 0 ARGS model --backend mpi --np 6 --alpha-us 150 --beta-ns 168 --coll allreduce
                   --algo ring,rabenseifner -b 8 -e 64K -f 8)
 ncdx_model_golden(mpi-needs-link 64 ARGS model --backend mpi --np 4)
