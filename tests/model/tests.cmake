@@ -55,9 +55,9 @@ ncdx_model_golden(mpi-unknown-algo 64 ARGS model --backend mpi --np 4 --alpha-us
 # 256 KiB): the whole pipeline (γ, the link's one-way β and exchange β_x, forced algorithms,
 # predictions), and a bound on the β-dominated points (256 KiB): predicted within +25 % / −50 % of
 # the measured time. The slower side is wide because a busy machine only ever slows the ranks
-# down (docs/MODEL.md (c): the ring at 4 ranks measured 31 % slower than predicted at load 5-7,
-# 2-5 % at load 1). The test fails on the model before the two β: the ring at 4 ranks (one-way)
-# was predicted +37 % at load 7 and +95 % idle.
+# down (docs/MODEL.md (c): the ring at 4 ranks measured 17-31 % slower than predicted at 256 KiB
+# at load 4-7, 13-15 % at 128 KiB and 1 MiB at load 1-4). The test fails on the model before the
+# two β: it predicted the ring at 4 ranks (one-way) +37 % at load 7, +65 % at load 4, +95 % idle.
 get_property(_mpi_built GLOBAL PROPERTY NCDX_MPI_BUILT)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(_mpi_built AND Python3_FOUND)
