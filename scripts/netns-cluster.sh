@@ -123,13 +123,13 @@ for f in "${FAULTS[@]}"; do
       k=$(( BASE_KBIT * (100 - c) / 100 ))
       for pair in "$a:$b" "$b:$a"; do
         from="${pair%:*}"; to="${pair#*:}"
-        ip netns exec "${P}h$from" tc class add dev data0 parent 1: classid 1:20 htb rate "${k}kbit" ceil "${k}kbit" quantum 1514 || die "slowlink class"
+        ip netns exec "${P}h$from" tc class add dev data0 parent 1: classid 1:20 htb rate "${k}kbit" ceil "${k}kbit" "${NSH_HTB[@]}" || die "slowlink class"
         ip netns exec "${P}h$from" tc filter add dev data0 parent 1: protocol ip prio 1 u32 match ip dst "198.19.0.$to/32" flowid 1:20 || die "slowlink filter"
       done;;
     slownode)
       k=$(( BASE_KBIT * (100 - b) / 100 ))
-      ip netns exec "${P}h$a" tc class change dev data0 parent 1: classid 1:10 htb rate "${k}kbit" ceil "${k}kbit" quantum 1514 || die "slownode"
-      tc class change dev "${P}d$a" parent 1: classid 1:10 htb rate "${k}kbit" ceil "${k}kbit" quantum 1514 || die "slownode"
+      ip netns exec "${P}h$a" tc class change dev data0 parent 1: classid 1:10 htb rate "${k}kbit" ceil "${k}kbit" "${NSH_HTB[@]}" || die "slownode"
+      tc class change dev "${P}d$a" parent 1: classid 1:10 htb rate "${k}kbit" ceil "${k}kbit" "${NSH_HTB[@]}" || die "slownode"
       ;;
     lossy)
       nft_ok

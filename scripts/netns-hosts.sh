@@ -18,9 +18,16 @@
 # launchers' messages use names, as on a real cluster. Bridges have no address: two sets of hosts
 # with different prefixes can live side by side.
 # No GSO/TSO on the data links: a drop must cost one wire packet, not a 64 KB super-packet. Shaping
-# is htb (not tbf: tbf's small queue drops packets of a TCP burst, which would look like loss).
+# is htb (not tbf: tbf's small queue drops packets of a TCP burst, which would look like loss), with
+# NSH_HTB's minimal bucket: htb sends while a class's tokens are >= 0 and caps them at `burst`
+# (net/sched/sch_htb.c htb_class_mode, htb_accnt_tokens), so after an idle spell floor(burst/frame)
+# + 1 frames leave at line rate. tc's default burst here is one MTU, 1600 B (rate/HZ + mtu with the
+# nanosecond psched clock), which lets 2 frames of a message through unshaped; burst 1 lets 1,
+# the least a token bucket can: small messages see the shaped rate from their second frame on.
 
 nsh_skip() { echo "SKIP: $*" >&2; exit 77; }
+# htb class options of every shaped link (see above); netns-cluster.sh's fault classes use them too.
+NSH_HTB=(quantum 1514 burst 1 cburst 1)
 nsh_die() { echo "netns-hosts: $*" >&2; exit 70; }
 
 # Namespaces possible here? (exit 77 with the reason where not)
@@ -66,7 +73,7 @@ nsh_up() {  # PREFIX N RATE
       d="${dev%@*}"; n="${dev#*@}"
       local tcx=(tc); [ -n "$n" ] && tcx=(ip netns exec "$n" tc)
       "${tcx[@]}" qdisc add dev "$d" root handle 1: htb default 10 || nsh_die "htb on $d"
-      "${tcx[@]}" class add dev "$d" parent 1: classid 1:10 htb rate "${base}kbit" ceil "${base}kbit" quantum 1514 || nsh_die "htb class on $d"
+      "${tcx[@]}" class add dev "$d" parent 1: classid 1:10 htb rate "${base}kbit" ceil "${base}kbit" "${NSH_HTB[@]}" || nsh_die "htb class on $d"
     done
   done
 }

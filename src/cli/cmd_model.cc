@@ -71,7 +71,7 @@ core::Result<std::vector<std::uint64_t>> sizes(const ModelOpts& o) {
 int run(const ModelOpts& o, const GlobalOptions& g) {
   if (o.backend == "mpi") {
     if (!o.spec.empty() || !o.judge.empty() || !o.calibrate.empty() || !o.what_if.empty() || !o.proto.empty())
-      return fail(core::Status::usage("--backend mpi takes --np, --alpha-us, --beta-ns, --gamma-ns, --coll, --algo, -b/-e/-f"));
+      return fail(core::Status::usage("--backend mpi takes --np, --alpha-us, --beta-ns, --beta-x-ns, --gamma-ns, --coll, --algo, -b/-e/-f"));
     auto sz = sizes(o);
     if (!sz.ok()) return fail(sz.status());
     MpiModelOpts m = o.mpi;
@@ -212,7 +212,9 @@ CLI::App* add_model(CLI::App& root, const GlobalOptions& global, int& exit_code)
   cmd->add_option("--backend", o.backend, "nccl (NCCL's cost model, default) or mpi (α-β model of Open MPI's coll_tuned algorithms)");
   cmd->add_option("--np", o.mpi.np, "--backend mpi: ranks, one per host");
   cmd->add_option("--alpha-us", o.mpi.alpha_us, "--backend mpi: link latency per message (us)");
-  cmd->add_option("--beta-ns", o.mpi.beta_ns, "--backend mpi: link time per byte (ns/B; 8000 / Mbit/s)");
+  cmd->add_option("--beta-ns", o.mpi.beta_ns, "--backend mpi: link time per byte of a one-way stream (ns/B; 8000 / Mbit/s)");
+  cmd->add_option("--beta-x-ns", o.mpi.beta_x_ns,
+                  "--backend mpi: time per byte of a two-way exchange above the eager limit (ns/B; default --beta-ns)");
   cmd->add_option("--gamma-ns", o.mpi.gamma_ns, "--backend mpi: reduction time per byte (ns/B, default 0)");
   cmd->add_option("--proto", o.proto, "NCCL_PROTO value to model");
   cmd->add_flag("--explain", o.explain, "print NCCL's full cost table (lat/bw/time per algorithm x protocol) for each row");

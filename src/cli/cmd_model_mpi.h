@@ -12,6 +12,7 @@ namespace ncdx::cli {
 struct MpiModelOpts {
   int np = 0;
   double alpha_us = -1, beta_ns = -1, gamma_ns = 0;  // per message; per byte on the wire; per byte reduced
+  double beta_x_ns = 0;  // per byte of a rendezvous-sized two-way exchange (model::tune::Link); 0 = beta_ns
   std::string colls, algos;                           // comma-separated; empty = every modelled one
 };
 

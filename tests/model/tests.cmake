@@ -44,22 +44,26 @@ ncdx_model_golden(no-spec 64 ARGS model)
 ncdx_model_golden(judge-not-a-table 65 ARGS model --judge nccl_tests_specs.tsv)
 ncdx_model_golden(judge-missing 66 ARGS model --judge judge/does-not-exist.txt)
 # The α-β model of Open MPI's coll_tuned algorithms (--backend mpi, docs/MODEL.md (c)).
-ncdx_model_golden(mpi-alphabeta-8 0 ARGS model --backend mpi --np 8 --alpha-us 150 --beta-ns 168 --gamma-ns 0.5 -b 1K -e 1M -f 32)
+ncdx_model_golden(mpi-alphabeta-8 0 ARGS model --backend mpi --np 8 --alpha-us 150 --beta-ns 168 --beta-x-ns 336 --gamma-ns 0.5
+                  -b 1K -e 1M -f 32)
 ncdx_model_golden(mpi-alphabeta-6-ring 0 ARGS model --backend mpi --np 6 --alpha-us 150 --beta-ns 168 --coll allreduce
                   --algo ring,rabenseifner -b 8 -e 64K -f 8)
 ncdx_model_golden(mpi-needs-link 64 ARGS model --backend mpi --np 4)
 ncdx_model_golden(mpi-unknown-algo 64 ARGS model --backend mpi --np 4 --alpha-us 1 --beta-ns 1 --coll allreduce --algo bogus)
 # ... and against Open MPI itself on namespace hosts with htb-shaped links (root, mpirun):
-# bench/alphabeta_netns.py --fast (allreduce, 2 and 4 ranks): the whole pipeline (γ, the link's
-# α/β fit, forced algorithms, predictions, summary). No error bound is asserted yet: on the busy
-# 2-core machine it was built on the measured times were up to 9x the link model (docs/MODEL.md
-# (c)); add --max-beta-err E once a bound is measured on an idle machine. No timing is asserted.
+# bench/alphabeta_netns.py --fast (allreduce recursive doubling and ring, 2 and 4 ranks, 1 KiB and
+# 256 KiB): the whole pipeline (γ, the link's one-way β and exchange β_x, forced algorithms,
+# predictions), and a bound on the β-dominated points (256 KiB): predicted within +25 % / −50 % of
+# the measured time. The slower side is wide because a busy machine only ever slows the ranks
+# down (docs/MODEL.md (c): the ring at 4 ranks measured 17-31 % slower than predicted at 256 KiB
+# at load 4-7, 13-15 % at 128 KiB and 1 MiB at load 1-4). The test fails on the model before the
+# two β: it predicted the ring at 4 ranks (one-way) +37 % at load 7, +65 % at load 4, +95 % idle.
 get_property(_mpi_built GLOBAL PROPERTY NCDX_MPI_BUILT)
 find_package(Python3 COMPONENTS Interpreter QUIET)
 if(_mpi_built AND Python3_FOUND)
   add_test(NAME model.netns.alphabeta
            COMMAND ${Python3_EXECUTABLE} ${CMAKE_SOURCE_DIR}/bench/alphabeta_netns.py --fast --ncdx $<TARGET_FILE:ncdx>
-                   --out ${CMAKE_CURRENT_BINARY_DIR}/alphabeta_fast.json)
+                   --max-beta-err 0.25 --slower-margin 0.25 --out ${CMAKE_CURRENT_BINARY_DIR}/alphabeta_fast.json)
   set_tests_properties(model.netns.alphabeta PROPERTIES LABELS "model;netns" SKIP_RETURN_CODE 77 TIMEOUT 600
                        RESOURCE_LOCK netns-cluster)
 endif()

@@ -23,15 +23,18 @@ TEST(OmpiAlphaBeta, AllreduceClosedForms) {
   const std::size_t n = 1 << 20;
   auto rd = cost(Collective::allreduce, "recursive_doubling", 8, n);
   EXPECT_DOUBLE_EQ(rd.alpha_steps, 3);
-  EXPECT_DOUBLE_EQ(rd.beta_bytes, 3.0 * n);
+  EXPECT_DOUBLE_EQ(rd.beta_x_bytes, 3.0 * n);  // full-buffer exchanges above the eager limit
+  EXPECT_DOUBLE_EQ(rd.beta_bytes, 0);
   EXPECT_DOUBLE_EQ(rd.gamma_bytes, 3.0 * n);
   auto ring = cost(Collective::allreduce, "ring", 8, n);
   EXPECT_DOUBLE_EQ(ring.alpha_steps, 14);
-  EXPECT_DOUBLE_EQ(ring.beta_bytes, 2.0 * 7 / 8 * n);
+  EXPECT_DOUBLE_EQ(ring.beta_bytes, 2.0 * 7 / 8 * n);  // one-way: send right, receive left
+  EXPECT_DOUBLE_EQ(ring.beta_x_bytes, 0);
   EXPECT_DOUBLE_EQ(ring.gamma_bytes, 7.0 / 8 * n);
   auto rab = cost(Collective::allreduce, "rabenseifner", 16, n);
   EXPECT_DOUBLE_EQ(rab.alpha_steps, 8);
-  EXPECT_DOUBLE_EQ(rab.beta_bytes, 2.0 * 15 / 16 * n);
+  EXPECT_DOUBLE_EQ(rab.beta_x_bytes, 2.0 * 15 / 16 * n);  // n/2 … n/16 = 64 KiB: all rendezvous
+  EXPECT_DOUBLE_EQ(rab.beta_bytes, 0);
   EXPECT_DOUBLE_EQ(rab.gamma_bytes, 15.0 / 16 * n);
   auto lin = cost(Collective::allreduce, "basic_linear", 4, n);
   EXPECT_DOUBLE_EQ(lin.alpha_steps, 4);
@@ -47,9 +50,17 @@ TEST(OmpiAlphaBeta, NonPowerOfTwoFoldsIntoThePowerOfTwoCore) {
   EXPECT_DOUBLE_EQ(rd.alpha_steps, 4);
   EXPECT_DOUBLE_EQ(rd.beta_bytes, 4.0 * 1024);
   EXPECT_DOUBLE_EQ(rd.gamma_bytes, 3.0 * 1024);
+  // Rabenseifner's fold (coll_base_allreduce.c:1045-1090): exchange halves, send the reduced half
+  // on, and the result back at the end: 3 messages, n/2 + n/2 + n, then the 4-rank core.
   auto rab = cost(Collective::allreduce, "rabenseifner", 6, 4096);
-  EXPECT_DOUBLE_EQ(rab.alpha_steps, 6);
-  EXPECT_DOUBLE_EQ(rab.beta_bytes, (1.5 + 2) * 4096);
+  EXPECT_DOUBLE_EQ(rab.alpha_steps, 7);
+  EXPECT_DOUBLE_EQ(rab.beta_bytes, (2 + 1.5) * 4096);
+  EXPECT_DOUBLE_EQ(rab.gamma_bytes, (0.5 + 0.75) * 4096);
+  // At 1 MiB the fold's exchange (512 KiB) and the core's (512 K, 256 K, twice) are rendezvous;
+  // the one-way sends (512 KiB on, 1 MiB back) stay at β.
+  auto big = cost(Collective::allreduce, "rabenseifner", 6, 1 << 20);
+  EXPECT_DOUBLE_EQ(big.beta_x_bytes, (0.5 + 1.5) * (1 << 20));
+  EXPECT_DOUBLE_EQ(big.beta_bytes, 1.5 * (1 << 20));
 }
 
 TEST(OmpiAlphaBeta, OpenMpiFallbacks) {
@@ -91,6 +102,41 @@ TEST(OmpiAlphaBeta, AllgatherBlocks) {
   EXPECT_DOUBLE_EQ(cost(Collective::allgather, "bruck", 6, n).alpha_steps, 3);
   EXPECT_DOUBLE_EQ(cost(Collective::allgather, "neighbor", 8, n).alpha_steps, 4);
   EXPECT_DOUBLE_EQ(cost(Collective::allgather, "two_proc", 2, n).beta_bytes, n / 2.0);
+}
+
+TEST(OmpiAlphaBeta, ExchangeStepsAboveTheEagerLimitPayBetaX) {
+  // The ring at 2 ranks sends to and receives from the same neighbour: an exchange; its blocks
+  // (n/2) cross the 64 KiB eager limit between 64 KiB and 256 KiB buffers.
+  EXPECT_DOUBLE_EQ(cost(Collective::allreduce, "ring", 2, 256 << 10).beta_x_bytes, 256 << 10);
+  EXPECT_DOUBLE_EQ(cost(Collective::allreduce, "ring", 2, 64 << 10).beta_x_bytes, 0);
+  EXPECT_DOUBLE_EQ(cost(Collective::allreduce, "ring", 2, 64 << 10).beta_bytes, 64 << 10);
+  EXPECT_DOUBLE_EQ(cost(Collective::allreduce, "ring", 4, 1 << 20).beta_x_bytes, 0);
+  // Eager exchanges run at the one-way rate.
+  auto rd = cost(Collective::allreduce, "recursive_doubling", 4, 32 << 10);
+  EXPECT_DOUBLE_EQ(rd.beta_bytes, 2.0 * (32 << 10));
+  EXPECT_DOUBLE_EQ(rd.beta_x_bytes, 0);
+  EXPECT_DOUBLE_EQ(cost(Collective::allreduce, "recursive_doubling", 4, 64 << 10).beta_x_bytes, 2.0 * (64 << 10));
+  // Bruck at 4 ranks: distance 1 is a one-way shift of one block, distance 2 = p/2 an exchange
+  // of two blocks with one peer.
+  const std::size_t n = 4 << 20;
+  auto bruck = cost(Collective::allgather, "bruck", 4, n);
+  EXPECT_DOUBLE_EQ(bruck.beta_bytes, n / 4.0);
+  EXPECT_DOUBLE_EQ(bruck.beta_x_bytes, n / 2.0);
+  // Scatter-allgather broadcast: a one-way binomial scatter, then recursive-doubling exchanges
+  // of n/8, n/4, n/2 (64, 128, 256 KiB at n = 512 KiB: all rendezvous; at 256 KiB the first is eager).
+  auto sag = cost(Collective::broadcast, "scatter_allgather", 8, 512 << 10);
+  EXPECT_DOUBLE_EQ(sag.beta_bytes, 7.0 / 8 * (512 << 10));
+  EXPECT_DOUBLE_EQ(sag.beta_x_bytes, (64 + 128 + 256) * 1024.0);
+  auto sag2 = cost(Collective::broadcast, "scatter_allgather", 8, 256 << 10);
+  EXPECT_DOUBLE_EQ(sag2.beta_bytes, 7.0 / 8 * (256 << 10) + (32 << 10));
+  EXPECT_DOUBLE_EQ(sag2.beta_x_bytes, (64 + 128) * 1024.0);
+  // Trees and linear broadcasts are one-way throughout.
+  EXPECT_DOUBLE_EQ(cost(Collective::broadcast, "binomial", 8, 1 << 20).beta_x_bytes, 0);
+  // The exchange bytes pay β_x; an unset β_x is β (an ideal full-duplex link).
+  Link l{50, 0.2, 0, 0.4};
+  EXPECT_DOUBLE_EQ(bruck.time_us(l), 2 * 50 + n / 4.0 * 0.2 + n / 2.0 * 0.4);
+  l.beta_x_us = 0;
+  EXPECT_DOUBLE_EQ(bruck.time_us(l), 2 * 50 + 3.0 * n / 4 * 0.2);
 }
 
 TEST(OmpiAlphaBeta, EveryModelledAlgorithmIsInTheCollTunedTable) {
