@@ -307,10 +307,24 @@ class Reader {
     }
   }
 
+  // The keys of a Kineto event in the order libkineto writes them (ChromeTraceLogger::
+  // handleActivity, pytorch/kineto libkineto/src/output_json.cpp: "ph", "cat", "name", "pid",
+  // "tid", "ts", "dur", "args"), so the in-buffer reader compares the next key's bytes instead of
+  // scanning them (SpanPull::next(KeyGuess)); kNoGuess after the last or an unknown key.
+  enum Guess : int { g_ph, g_cat, g_name, g_pid, g_tid, g_ts, g_dur, g_args, kNoGuess };
+  static Tok next_key(JsonPull& p, int) { return p.next(); }
+  static Tok next_key(SpanPull& p, int guess) {
+    static const KeyGuess kGuesses[] = {KeyGuess("ph"),  KeyGuess("cat"), KeyGuess("name"), KeyGuess("pid"),
+                                        KeyGuess("tid"), KeyGuess("ts"),  KeyGuess("dur"),  KeyGuess("args")};
+    return guess == kNoGuess ? p.next() : p.next(kGuesses[guess]);
+  }
+
   template <class P>
   bool read_event(P& p, Ev& e) {
+    int guess = g_ph;
     for (;;) {
-      Tok t = p.next();
+      Tok t = next_key(p, guess);
+      guess = kNoGuess;
       if (t == Tok::obj_end) break;
       if (t != Tok::key) return false;
       std::string_view k = p.text();
@@ -320,10 +334,12 @@ class Reader {
           if (v == Tok::error) return false;
           if (v == Tok::str && !p.text().empty()) e.ph = p.text()[0];
           else e.bad = "\"ph\" is not a string";
+          guess = g_cat;
           continue;
         }
         if (k == "ts") {
           if (!num_field(p, e.ts, e.has_ts, e, "\"ts\" is not a number")) return false;
+          guess = g_dur;
           continue;
         }
       } else if (k.size() == 3) {
@@ -331,18 +347,22 @@ class Reader {
           Tok v = p.value();
           if (v == Tok::error) return false;
           if (v == Tok::str) e.cat = classify_cat(p.text());
+          guess = g_name;
           continue;
         }
         if (k == "dur") {
           if (!num_field(p, e.dur, e.has_dur, e, "\"dur\" is not a number")) return false;
+          guess = g_args;
           continue;
         }
         if (k == "pid") {
           if (!id_field(p, e.pid)) return false;
+          guess = g_tid;
           continue;
         }
         if (k == "tid") {
           if (!id_field(p, e.tid)) return false;
+          guess = g_ts;
           continue;
         }
       } else if (k == "name") {
@@ -350,6 +370,7 @@ class Reader {
         if (v == Tok::error) return false;
         if (v == Tok::str) classify_name(e, p.text(), out_.strings);
         else e.name = Name::other;
+        guess = g_pid;
         continue;
       } else if (k == "args") {
         Tok v = p.next();

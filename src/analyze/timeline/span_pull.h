@@ -11,6 +11,8 @@
 // run in JsonPull's out-of-line token calls (next, scan_string, scan_number, after_value, value),
 // which the event reader makes ~30 of per event.
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 #include "analyze/timeline/byte_scan.h"
@@ -20,6 +22,41 @@
 
 namespace ncdx::analyze::timeline {
 
+// A key the reader expects next, as the bytes that usually carry it: '"', the key, '"', ':', ' '
+// (at most 16). Matching them is what reading them would find, so a match is the key token.
+class KeyGuess {
+ public:
+  explicit KeyGuess(std::string_view key) : key_len_(static_cast<std::uint8_t>(key.size())) {
+    char pat[16] = {}, mask[16] = {};
+    std::size_t n = key.size() + 4;
+    if (n > 16) n = key_len_ = 0;  // too long: never matches (mask 0 with len 0 is rejected below)
+    if (n) {
+      pat[0] = '"';
+      std::memcpy(pat + 1, key.data(), key.size());
+      pat[key.size() + 1] = '"';
+      pat[key.size() + 2] = ':';
+      pat[key.size() + 3] = ' ';
+      std::memset(mask, '\xff', n);
+    }
+    std::memcpy(&w_[0], pat, 8);
+    std::memcpy(&w_[1], pat + 8, 8);
+    std::memcpy(&m_[0], mask, 8);
+    std::memcpy(&m_[1], mask + 8, 8);
+  }
+  // The 16 bytes at p (readable) start with the pattern. Byte-wise AND and compare: no byte order.
+  bool matches(const char* p) const {
+    std::uint64_t a, b;
+    std::memcpy(&a, p, 8);
+    std::memcpy(&b, p + 8, 8);
+    return key_len_ && ((a ^ w_[0]) & m_[0]) == 0 && ((b ^ w_[1]) & m_[1]) == 0;
+  }
+  std::size_t key_size() const { return key_len_; }
+
+ private:
+  std::uint64_t w_[2], m_[2];
+  std::uint8_t key_len_;
+};
+
 class SpanPull {
  public:
   static constexpr int kDepth = 32;  // deeper values are left to JsonPull
@@ -27,6 +64,20 @@ class SpanPull {
       : begin_(begin), p_(begin), end_(end), max_string_(max_string) {}
 
   Tok next();
+  // next(), where a key is due and `guess` is likely: its bytes are compared, not scanned.
+  Tok next(const KeyGuess& guess) {
+    if (!failed_ && (want_ == Want::key || want_ == Want::key_or_end)) {
+      while (p_ < end_ && json_bytes::is_ws(*p_)) ++p_;
+      if (end_ - p_ >= 16 && guess.matches(p_) && guess.key_size() <= max_string_) {
+        just_opened_ = false;
+        text_ = std::string_view(p_ + 1, guess.key_size());
+        p_ += guess.key_size() + 4;
+        want_ = Want::value;
+        return Tok::key;
+      }
+    }
+    return next();
+  }
   std::string_view text() const { return text_; }
   double number() {
     double d = 0;

@@ -17,9 +17,19 @@ namespace {
 
 // One step of a walk: the token, its text, the bits of its number; containers whose token index
 // is odd are skipped when `skip_odd`, so skip() is compared too.
+// SpanPull's next(KeyGuess) is used with a guess from this list (rotating), so a guess that
+// matches and one that does not are both compared.
+const KeyGuess& guess_for(int index) {
+  static const KeyGuess kGuesses[] = {KeyGuess("ph"),  KeyGuess("cat"), KeyGuess("name"), KeyGuess("pid"), KeyGuess("tid"),
+                                      KeyGuess("ts"),  KeyGuess("dur"), KeyGuess("args"), KeyGuess("a"),   KeyGuess("b")};
+  return kGuesses[index % 10];
+}
+Tok next_of(JsonPull& p, int) { return p.next(); }
+Tok next_of(SpanPull& p, int index) { return index % 3 == 2 ? p.next() : p.next(guess_for(index)); }
+
 template <class P>
 bool step(P& p, int index, bool skip_odd, std::string& out) {
-  Tok t = p.next();
+  Tok t = next_of(p, index);
   out += std::to_string(static_cast<int>(t)) + "|";
   if (t == Tok::error) return false;
   if (t == Tok::key || t == Tok::str || t == Tok::num) out += std::string(p.text()) + "|";
@@ -76,6 +86,33 @@ TEST(SpanPull, SameTokensAsJsonPullOnTraceEvents) {
     for (bool skip_odd : {false, true}) done += compare(s, skip_odd).span_done ? '1' : '0';
   // Read to the end unless a token has an escape or a number needs from_chars (the fifth).
   EXPECT_EQ(done, "1111111100");
+}
+
+TEST(SpanPull, KeyGuessMatchesOnlyTheWholeKey) {
+  std::string text = R"({"ph": 1, "phase": 2, "ph":3, "cat": 4})";
+  SpanPull p(text.data(), text.data() + text.size(), 1 << 16);
+  KeyGuess ph("ph");
+  EXPECT_TRUE(ph.matches(text.data() + 1));
+  EXPECT_FALSE(ph.matches(text.data() + 10));  // "phase": not "ph"
+  EXPECT_FALSE(KeyGuess("a_key_far_too_long").matches(text.data() + 1));
+  ASSERT_EQ(p.next(), Tok::obj_begin);
+  ASSERT_EQ(p.next(ph), Tok::key);
+  EXPECT_EQ(p.text(), "ph");
+  ASSERT_EQ(p.next(ph), Tok::num);  // a value is due: the guess is not looked at
+  ASSERT_EQ(p.next(ph), Tok::key);
+  EXPECT_EQ(p.text(), "phase");
+  ASSERT_EQ(p.next(), Tok::num);
+  ASSERT_EQ(p.next(ph), Tok::key);  // "ph":3 has no space: read, not matched, same token
+  EXPECT_EQ(p.text(), "ph");
+  ASSERT_EQ(p.next(), Tok::num);
+  EXPECT_EQ(p.text(), "3");
+  ASSERT_EQ(p.next(KeyGuess("cat")), Tok::key);
+  EXPECT_EQ(p.text(), "cat");
+  ASSERT_EQ(p.next(), Tok::num);
+  EXPECT_EQ(p.text(), "4");
+  EXPECT_EQ(p.next(), Tok::obj_end);
+  EXPECT_TRUE(p.done());
+  EXPECT_EQ(p.used(), text.size());
 }
 
 TEST(SpanPull, GivesUpOnWhatItDoesNotTake) {
