@@ -4,7 +4,6 @@
 // accept what the streaming one rejects. (Both also scan with the same byte_scan.h functions:
 // number_run for number tokens, find_quote_or_bracket to skip containers.)
 #include <cstddef>
-#include <string_view>
 
 namespace ncdx::analyze::timeline::json_bytes {
 
