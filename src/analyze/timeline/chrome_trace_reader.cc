@@ -138,9 +138,15 @@ class Reader {
     }
   }
 
+  // p.value() with the kind the reader expects (SpanPull tests it first; JsonPull has no use for it).
+  static Tok number_value(JsonPull& p) { return p.value(); }
+  static Tok number_value(SpanPull& p) { return p.number_value(); }
+  static Tok string_value(JsonPull& p) { return p.value(); }
+  static Tok string_value(SpanPull& p) { return p.string_value(); }
+
   template <class P>
   bool num_field(P& p, double& v, bool& has, Ev& e, const char* wrong) {
-    Tok t = p.value();
+    Tok t = number_value(p);
     if (t == Tok::error) return false;
     if (t == Tok::num) {
       v = p.number();
@@ -155,7 +161,7 @@ class Reader {
 
   template <class P>
   bool id_field(P& p, std::int64_t& v) {
-    Tok t = p.value();
+    Tok t = number_value(p);
     if (t == Tok::error) return false;
     if (t == Tok::num) {
       double d = p.number();
@@ -279,7 +285,7 @@ class Reader {
           return false;
         }
       } else if (k == "correlation") {
-        Tok v = p.value();
+        Tok v = number_value(p);
         if (v == Tok::error) return false;
         if (v == Tok::num) {
           double d = p.number();
@@ -330,7 +336,7 @@ class Reader {
       std::string_view k = p.text();
       if (k.size() == 2) {
         if (k == "ph") {
-          Tok v = p.value();
+          Tok v = string_value(p);
           if (v == Tok::error) return false;
           if (v == Tok::str && !p.text().empty()) e.ph = p.text()[0];
           else e.bad = "\"ph\" is not a string";
@@ -344,7 +350,7 @@ class Reader {
         }
       } else if (k.size() == 3) {
         if (k == "cat") {
-          Tok v = p.value();
+          Tok v = string_value(p);
           if (v == Tok::error) return false;
           if (v == Tok::str) e.cat = classify_cat(p.text());
           guess = g_name;
@@ -366,7 +372,7 @@ class Reader {
           continue;
         }
       } else if (k == "name") {
-        Tok v = p.value();
+        Tok v = string_value(p);
         if (v == Tok::error) return false;
         if (v == Tok::str) classify_name(e, p.text(), out_.strings);
         else e.name = Name::other;

@@ -66,7 +66,7 @@ class SpanPull {
   Tok next();
   // next(), where a key is due and `guess` is likely: its bytes are compared, not scanned.
   Tok next(const KeyGuess& guess) {
-    if (!failed_ && (want_ == Want::key || want_ == Want::key_or_end)) {
+    if (want_ == Want::key || want_ == Want::key_or_end) {
       while (p_ < end_ && json_bytes::is_ws(*p_)) ++p_;
       if (end_ - p_ >= 16 && guess.matches(p_) && guess.key_size() <= max_string_) {
         just_opened_ = false;
@@ -91,17 +91,30 @@ class SpanPull {
     if ((t == Tok::obj_begin || t == Tok::arr_begin) && !skip()) return Tok::error;
     return t;
   }
+  // value() where the reader expects a number or a string: that kind is tested first, here at
+  // the call site (one shared test of the first byte mispredicted between the kinds).
+  Tok number_value() {
+    if (want_ == Want::value && p_ < end_ && ((*p_ >= '0' && *p_ <= '9') || *p_ == '-')) return number_token();
+    return value();
+  }
+  Tok string_value() {
+    if (want_ == Want::value && p_ < end_ && *p_ == '"') return string(false);
+    return value();
+  }
   bool failed() const { return failed_; }
   // The value is complete: its last closing bracket has been read.
-  bool done() const { return want_ == Want::done; }
+  bool done() const { return want_ == Want::done && !failed_; }
   int depth() const { return depth_; }
   // Bytes read from `begin`.
   std::size_t used() const { return static_cast<std::size_t>(p_ - begin_); }
 
  private:
   enum class Want : unsigned char { value, value_or_end, key, key_or_end, colon_value, sep_or_end, done };
+  // After giving up every call gives up again: `done` sends next() there, value() through next(),
+  // and the key guess is only tried where a key is due.
   Tok give_up() {
     failed_ = true;
+    want_ = Want::done;
     return Tok::error;
   }
   Tok value_token(char c);
@@ -137,7 +150,6 @@ class SpanPull {
 };
 
 inline Tok SpanPull::next() {
-  if (failed_) return Tok::error;
   just_opened_ = false;
   for (;;) {
     while (p_ < end_ && json_bytes::is_ws(*p_)) ++p_;
@@ -185,8 +197,13 @@ inline Tok SpanPull::value_token(char c) {
 
 inline Tok SpanPull::string(bool is_key) {
   const char* body = p_ + 1;
-  const char* q = end_ - body >= 16 ? byte_scan::find_quote_or_backslash_16(body) : nullptr;
-  if (!q) q = byte_scan::find_quote_or_backslash(body, end_);
+  const char* q = nullptr;
+  if (end_ - body >= 16) {
+    q = byte_scan::find_quote_or_backslash_16(body);
+    if (!q) q = byte_scan::find_quote_or_backslash(body + 16, end_);  // a long string: on from there
+  } else {
+    q = byte_scan::find_quote_or_backslash(body, end_);
+  }
   if (q == end_ || *q == '\\' || static_cast<std::size_t>(q - body) > max_string_) return give_up();
   text_ = std::string_view(body, static_cast<std::size_t>(q - body));
   p_ = q + 1;

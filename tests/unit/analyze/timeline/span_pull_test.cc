@@ -24,8 +24,13 @@ const KeyGuess& guess_for(int index) {
                                       KeyGuess("ts"),  KeyGuess("dur"), KeyGuess("args"), KeyGuess("a"),   KeyGuess("b")};
   return kGuesses[index % 10];
 }
-Tok next_of(JsonPull& p, int) { return p.next(); }
-Tok next_of(SpanPull& p, int index) { return index % 3 == 2 ? p.next() : p.next(guess_for(index)); }
+// Every fifth call is value() (containers skipped whole), as SpanPull's typed number_value() or
+// string_value() on the other side.
+Tok next_of(JsonPull& p, int index) { return index % 5 == 4 ? p.value() : p.next(); }
+Tok next_of(SpanPull& p, int index) {
+  if (index % 5 == 4) return index % 10 == 4 ? p.number_value() : p.string_value();
+  return index % 3 == 2 ? p.next() : p.next(guess_for(index));
+}
 
 template <class P>
 bool step(P& p, int index, bool skip_odd, std::string& out) {
