@@ -1,15 +1,19 @@
 // libFuzzer target: the streaming JSON pull reader. Differential against nlohmann's parser: a text
 // nlohmann accepts must be walked to its end without error (the pull reader is laxer only on
 // number spelling, raw control bytes and UTF-8, never stricter, except its 512 nesting limit).
-// Also skip() at every container must land on the same end.
+// Also skip() at every container must land on the same end. And the in-buffer reader (SpanPull,
+// span_pull.h) against JsonPull: where it reads an object to its end, the very same tokens, texts,
+// number bits and bytes used (a guess of the next key on every other call, value() on every third).
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "analyze/timeline/json_pull.h"
+#include "analyze/timeline/span_pull.h"
 
 using namespace ncdx::analyze::timeline;
 
@@ -27,9 +31,42 @@ static bool walk(std::string_view in, bool skip_all) {
   std::abort();  // more tokens than bytes: a loop
 }
 
+// The token stream as text: kind, text and number bits per token; containers at odd steps skipped.
+template <class P>
+static bool record(P& p, Tok t, int n, std::string& out) {
+  out += static_cast<char>('A' + static_cast<int>(t));
+  if (t == Tok::key || t == Tok::str || t == Tok::num) out.append(p.text()).push_back('\0');
+  if (t == Tok::num) {
+    double d = p.number();
+    out.append(reinterpret_cast<const char*>(&d), sizeof d);
+  }
+  if (n % 2 && (t == Tok::obj_begin || t == Tok::arr_begin) && !p.skip()) return false;
+  return t != Tok::error && !p.failed();
+}
+
+static void span_vs_pull(std::string_view in) {
+  static const KeyGuess guess("ph");
+  SpanPull fast(in.data(), in.data() + in.size(), 1 << 16);
+  std::string a, b;
+  int n = 0;
+  // Every third call is value() on both sides (SpanPull: its typed forms), the rest next().
+  auto fast_next = [&](int i) {
+    if (i % 3 == 2) return i % 2 ? fast.number_value() : fast.string_value();
+    return i % 2 ? fast.next(guess) : fast.next();
+  };
+  while (!fast.done() && record(fast, fast_next(n), n, a)) ++n;
+  if (!fast.done() || fast.failed()) return;  // it gave up: allowed
+  MemorySource src(in);
+  JsonPull slow(src, "fuzz.json", 1 << 16);
+  for (int i = 0; i < n; ++i)
+    if (!record(slow, i % 3 == 2 ? slow.value() : slow.next(), i, b)) std::abort();  // JsonPull refused what SpanPull read
+  if (a != b || slow.offset() != fast.used()) std::abort();
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > (1u << 16)) return 0;
   std::string_view in(reinterpret_cast<const char*>(data), size);
+  span_vs_pull(in);
   bool pull = walk(in, false);
   bool skipped = walk(in, true);
   // nlohmann's lexer takes a NUL byte as the end of input ("true\0garbage" is accepted as true),

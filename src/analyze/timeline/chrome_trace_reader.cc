@@ -11,6 +11,7 @@
 
 #include "analyze/timeline/chrome_trace_filing.h"
 #include "analyze/timeline/json_pull.h"
+#include "analyze/timeline/span_pull.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze::timeline {
@@ -109,10 +110,25 @@ class Reader {
   bool read_events() {
     saw_events_ = true;
     for (;;) {
+      // Most events are read straight from the buffer (span_pull.h); one SpanPull gives up on
+      // (cut by the buffer's end, an escape, anything odd) is read again by JsonPull from its '{'.
+      if (std::string_view buffered = p_.buffered_object(); !buffered.empty()) {
+        SpanPull fast(buffered.data(), buffered.data() + buffered.size(), p_.max_string());
+        Ev e;
+        if (fast.next() == Tok::obj_begin && read_event(fast, e) && fast.done() && !fast.failed()) {
+          p_.take_object(fast.used());
+          filing_.count_event();
+          filing_.take(e, array_form_);
+          continue;
+        }
+      }
       Tok t = p_.next();
       if (t == Tok::arr_end) return true;
       if (t == Tok::obj_begin) {
-        if (!read_event()) return false;
+        Ev e;
+        if (!read_event(p_, e)) return false;
+        filing_.count_event();
+        filing_.take(e, array_form_);
       } else if (t == Tok::error) {
         return false;
       } else {
@@ -122,12 +138,19 @@ class Reader {
     }
   }
 
-  bool num_field(double& v, bool& has, Ev& e, const char* wrong) {
-    Tok t = p_.value();
+  // p.value() with the kind the reader expects (SpanPull tests it first; JsonPull has no use for it).
+  static Tok number_value(JsonPull& p) { return p.value(); }
+  static Tok number_value(SpanPull& p) { return p.number_value(); }
+  static Tok string_value(JsonPull& p) { return p.value(); }
+  static Tok string_value(SpanPull& p) { return p.string_value(); }
+
+  template <class P>
+  bool num_field(P& p, double& v, bool& has, Ev& e, const char* wrong) {
+    Tok t = number_value(p);
     if (t == Tok::error) return false;
     if (t == Tok::num) {
-      v = p_.number();
-      if (!p_.error().is_ok()) return false;
+      v = p.number();
+      if (p.failed()) return false;
       has = std::isfinite(v);
       if (!has) e.bad = wrong;
     } else if (t != Tok::null) {
@@ -136,36 +159,38 @@ class Reader {
     return true;
   }
 
-  bool id_field(std::int64_t& v) {
-    Tok t = p_.value();
+  template <class P>
+  bool id_field(P& p, std::int64_t& v) {
+    Tok t = number_value(p);
     if (t == Tok::error) return false;
     if (t == Tok::num) {
-      double d = p_.number();
-      if (!p_.error().is_ok()) return false;
+      double d = p.number();
+      if (p.failed()) return false;
       v = std::isfinite(d) && std::fabs(d) < 9e15 ? static_cast<std::int64_t>(d) : 0;
     } else if (t == Tok::str) {
-      v = hash_id(p_.text());
+      v = hash_id(p.text());
     }
     return true;
   }
 
-  bool read_args(Ev& e) {
+  template <class P>
+  bool read_args(P& p, Ev& e) {
     for (;;) {
-      Tok t = p_.next();
+      Tok t = p.next();
       if (t == Tok::obj_end) return true;
       if (t != Tok::key) return false;
-      std::string_view k = p_.text();
+      std::string_view k = p.text();
       if (k == "Collective name") {
-        Tok v = p_.value();
+        Tok v = p.value();
         if (v == Tok::error) return false;
-        if (v == Tok::str) e.arg_coll = out_.strings.id(collective_from_name(p_.text()));
+        if (v == Tok::str) e.arg_coll = out_.strings.id(collective_from_name(p.text()));
       } else if (k == "In msg nelems" || k == "Group size" || k == "Seq" || k == "seq" || k == "Sequence number") {
         char which = k[0] == 'I' ? 'i' : k[0] == 'G' ? 'g' : 's';
-        Tok v = p_.value();
+        Tok v = p.value();
         if (v == Tok::error) return false;
         if (v == Tok::num) {
-          double d = p_.number();
-          if (!p_.error().is_ok()) return false;
+          double d = p.number();
+          if (p.failed()) return false;
           if (d >= 0 && d < 9e15) {
             auto x = static_cast<std::int64_t>(d);
             if (which == 'i') e.in_nelems = x;
@@ -175,180 +200,200 @@ class Reader {
         }
       } else if (k == "Dst Rank" || k == "Src Rank") {
         // The peer of a send ("Dst Rank") or recv ("Src Rank"): a number, or a decimal string.
-        Tok v = p_.value();
+        Tok v = p.value();
         if (v == Tok::error) return false;
         double d = -1;
         if (v == Tok::num) {
-          d = p_.number();
-          if (!p_.error().is_ok()) return false;
+          d = p.number();
+          if (p.failed()) return false;
         } else if (v == Tok::str) {
-          d = core::parse_int(p_.text()).value_or(-1);
+          d = core::parse_int(p.text()).value_or(-1);
         }
         if (d >= 0 && d < 1e7 && d == std::floor(d)) e.peer = static_cast<std::int32_t>(d);
       } else if (k == "Concrete Inputs" && e.name == Name::c10d) {  // ["", "", "2", "0"]: the third is the peer
-        Tok v = p_.next();
+        Tok v = p.next();
         if (v == Tok::error) return false;
         if (v == Tok::arr_begin) {
           for (int i = 0;; ++i) {
-            Tok s = p_.next();
+            Tok s = p.next();
             if (s == Tok::arr_end) break;
             if (s == Tok::error) return false;
             if (s == Tok::str && i == 2) {
-              long long x = core::parse_int(p_.text()).value_or(-1);
+              long long x = core::parse_int(p.text()).value_or(-1);
               if (x >= 0 && x < 10000000) e.arg_peer = static_cast<std::int32_t>(x);
             }
-            if ((s == Tok::obj_begin || s == Tok::arr_begin) && !p_.skip()) return false;
+            if ((s == Tok::obj_begin || s == Tok::arr_begin) && !p.skip()) return false;
           }
-        } else if (v == Tok::obj_begin && !p_.skip()) {
+        } else if (v == Tok::obj_begin && !p.skip()) {
           return false;
         }
       } else if (k == "dtype") {
-        Tok v = p_.value();
+        Tok v = p.value();
         if (v == Tok::error) return false;
-        if (v == Tok::str) e.elem_bytes = dtype_bytes(p_.text());
+        if (v == Tok::str) e.elem_bytes = dtype_bytes(p.text());
       } else if (k == "Process Group Name" || k == "Process Group Description") {
         bool name = k == "Process Group Name";
-        Tok v = p_.value();
+        Tok v = p.value();
         if (v == Tok::error) return false;
-        if (v == Tok::str && (name || e.pg == 0)) e.pg = out_.strings.id(p_.text().substr(0, 128));
+        if (v == Tok::str && (name || e.pg == 0)) e.pg = out_.strings.id(p.text().substr(0, 128));
       } else if (k == "Input type") {  // gloo spans: ["float"]
-        Tok v = p_.next();
+        Tok v = p.next();
         if (v == Tok::arr_begin) {
-          Tok s = p_.next();
-          if (s == Tok::str && e.elem_bytes == 0) e.elem_bytes = dtype_bytes(p_.text());
+          Tok s = p.next();
+          if (s == Tok::str && e.elem_bytes == 0) e.elem_bytes = dtype_bytes(p.text());
           if (s == Tok::error) return false;
           if (s != Tok::arr_end) {
-            if ((s == Tok::obj_begin || s == Tok::arr_begin) && !p_.skip()) return false;
-            if (!skip_rest_of_array()) return false;
+            if ((s == Tok::obj_begin || s == Tok::arr_begin) && !p.skip()) return false;
+            if (!skip_rest_of_array(p)) return false;
           }
         } else if (v == Tok::error) {
           return false;
-        } else if (v == Tok::obj_begin && !p_.skip()) {
+        } else if (v == Tok::obj_begin && !p.skip()) {
           return false;
         }
       } else if (k == "Input Dims") {  // gloo spans: [[65536]] — elements of the first tensor
-        Tok v = p_.next();
+        Tok v = p.next();
         if (v == Tok::error) return false;
         if (v == Tok::arr_begin) {
-          Tok s = p_.next();
+          Tok s = p.next();
           if (s == Tok::error) return false;
           if (s == Tok::arr_begin) {
             std::int64_t prod = 1;
             bool ok = true;
             for (;;) {
-              Tok d = p_.next();
+              Tok d = p.next();
               if (d == Tok::arr_end) break;
               if (d == Tok::num) {
-                double x = p_.number();
-                if (!p_.error().is_ok()) return false;
+                double x = p.number();
+                if (p.failed()) return false;
                 if (x >= 0 && x < 1e12 && prod < (std::int64_t{1} << 50)) prod *= static_cast<std::int64_t>(x);
                 else ok = false;
               } else if (d == Tok::error) {
                 return false;
               } else {
                 ok = false;
-                if ((d == Tok::obj_begin || d == Tok::arr_begin) && !p_.skip()) return false;
+                if ((d == Tok::obj_begin || d == Tok::arr_begin) && !p.skip()) return false;
               }
             }
             if (ok) e.dims_elems = prod;
-            if (!skip_rest_of_array()) return false;
+            if (!skip_rest_of_array(p)) return false;
           } else if (s != Tok::arr_end) {
-            if (s == Tok::obj_begin && !p_.skip()) return false;
-            if (!skip_rest_of_array()) return false;
+            if (s == Tok::obj_begin && !p.skip()) return false;
+            if (!skip_rest_of_array(p)) return false;
           }
-        } else if (v == Tok::obj_begin && !p_.skip()) {
+        } else if (v == Tok::obj_begin && !p.skip()) {
           return false;
         }
       } else if (k == "correlation") {
-        Tok v = p_.value();
+        Tok v = number_value(p);
         if (v == Tok::error) return false;
         if (v == Tok::num) {
-          double d = p_.number();
-          if (!p_.error().is_ok()) return false;
+          double d = p.number();
+          if (p.failed()) return false;
           if (d >= 0 && d < 9e15) e.corr = static_cast<std::int64_t>(d);
         }
       } else if (k == "func_or_class_name") {  // Ray
-        Tok v = p_.value();
+        Tok v = p.value();
         if (v == Tok::error) return false;
-        if (v == Tok::str) e.func = out_.strings.id(p_.text().substr(0, 256));
-      } else if (p_.value() == Tok::error) {
+        if (v == Tok::str) e.func = out_.strings.id(p.text().substr(0, 256));
+      } else if (p.value() == Tok::error) {
         return false;
       }
     }
   }
 
   // After the first element of an array: skips the others and its end.
-  bool skip_rest_of_array() {
+  template <class P>
+  bool skip_rest_of_array(P& p) {
     for (;;) {
-      Tok t = p_.next();
+      Tok t = p.next();
       if (t == Tok::arr_end) return true;
       if (t == Tok::error) return false;
-      if ((t == Tok::obj_begin || t == Tok::arr_begin) && !p_.skip()) return false;
+      if ((t == Tok::obj_begin || t == Tok::arr_begin) && !p.skip()) return false;
     }
   }
 
-  bool read_event() {
-    Ev e;
+  // The keys of a Kineto event in the order libkineto writes them (ChromeTraceLogger::
+  // handleActivity, pytorch/kineto libkineto/src/output_json.cpp: "ph", "cat", "name", "pid",
+  // "tid", "ts", "dur", "args"), so the in-buffer reader compares the next key's bytes instead of
+  // scanning them (SpanPull::next(KeyGuess)); kNoGuess after the last or an unknown key.
+  enum Guess : int { g_ph, g_cat, g_name, g_pid, g_tid, g_ts, g_dur, g_args, kNoGuess };
+  static Tok next_key(JsonPull& p, int) { return p.next(); }
+  static Tok next_key(SpanPull& p, int guess) {
+    static const KeyGuess kGuesses[] = {KeyGuess("ph"),  KeyGuess("cat"), KeyGuess("name"), KeyGuess("pid"),
+                                        KeyGuess("tid"), KeyGuess("ts"),  KeyGuess("dur"),  KeyGuess("args")};
+    return guess == kNoGuess ? p.next() : p.next(kGuesses[guess]);
+  }
+
+  template <class P>
+  bool read_event(P& p, Ev& e) {
+    int guess = g_ph;
     for (;;) {
-      Tok t = p_.next();
+      Tok t = next_key(p, guess);
+      guess = kNoGuess;
       if (t == Tok::obj_end) break;
       if (t != Tok::key) return false;
-      std::string_view k = p_.text();
+      std::string_view k = p.text();
       if (k.size() == 2) {
         if (k == "ph") {
-          Tok v = p_.value();
+          Tok v = string_value(p);
           if (v == Tok::error) return false;
-          if (v == Tok::str && !p_.text().empty()) e.ph = p_.text()[0];
+          if (v == Tok::str && !p.text().empty()) e.ph = p.text()[0];
           else e.bad = "\"ph\" is not a string";
+          guess = g_cat;
           continue;
         }
         if (k == "ts") {
-          if (!num_field(e.ts, e.has_ts, e, "\"ts\" is not a number")) return false;
+          if (!num_field(p, e.ts, e.has_ts, e, "\"ts\" is not a number")) return false;
+          guess = g_dur;
           continue;
         }
       } else if (k.size() == 3) {
         if (k == "cat") {
-          Tok v = p_.value();
+          Tok v = string_value(p);
           if (v == Tok::error) return false;
-          if (v == Tok::str) e.cat = classify_cat(p_.text());
+          if (v == Tok::str) e.cat = classify_cat(p.text());
+          guess = g_name;
           continue;
         }
         if (k == "dur") {
-          if (!num_field(e.dur, e.has_dur, e, "\"dur\" is not a number")) return false;
+          if (!num_field(p, e.dur, e.has_dur, e, "\"dur\" is not a number")) return false;
+          guess = g_args;
           continue;
         }
         if (k == "pid") {
-          if (!id_field(e.pid)) return false;
+          if (!id_field(p, e.pid)) return false;
+          guess = g_tid;
           continue;
         }
         if (k == "tid") {
-          if (!id_field(e.tid)) return false;
+          if (!id_field(p, e.tid)) return false;
+          guess = g_ts;
           continue;
         }
       } else if (k == "name") {
-        Tok v = p_.value();
+        Tok v = string_value(p);
         if (v == Tok::error) return false;
-        if (v == Tok::str) classify_name(e, p_.text(), out_.strings);
+        if (v == Tok::str) classify_name(e, p.text(), out_.strings);
         else e.name = Name::other;
+        guess = g_pid;
         continue;
       } else if (k == "args") {
-        Tok v = p_.next();
+        Tok v = p.next();
         if (v == Tok::error) return false;
         if (v == Tok::obj_begin) {
           if (interesting_args(e)) {
-            if (!read_args(e)) return false;
-          } else if (!p_.skip()) {
+            if (!read_args(p, e)) return false;
+          } else if (!p.skip()) {
             return false;
           }
-        } else if (v == Tok::arr_begin && !p_.skip()) {
+        } else if (v == Tok::arr_begin && !p.skip()) {
           return false;
         }
         continue;
       }
-      if (p_.value() == Tok::error) return false;
+      if (p.value() == Tok::error) return false;
     }
-    filing_.count_event();
-    filing_.take(e, array_form_);
     return true;
   }
 

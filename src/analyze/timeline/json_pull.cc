@@ -3,6 +3,7 @@
 #include "analyze/timeline/json_pull.h"
 #include "analyze/timeline/byte_scan.h"
 #include "analyze/timeline/decimal_fast.h"
+#include "analyze/timeline/json_bytes.h"
 #include "core/strings.h"
 
 #include <fcntl.h>
@@ -18,25 +19,9 @@ namespace ncdx::analyze::timeline {
 namespace {
 
 constexpr std::size_t kChunk = 1u << 20;
-constexpr std::size_t kMaxDepth = 512;
-constexpr std::size_t kMaxNumber = 64;
-
-// Bytes the skipper must look at: quotes and brackets (everything else is passed over); and the
-// bytes a number token may hold (one lookup instead of seven compares per digit).
-struct ByteClass {
-  bool hit[256] = {};
-  explicit ByteClass(std::string_view bytes) {
-    for (unsigned char c : bytes) hit[c] = true;
-  }
-  bool operator()(char c) const { return hit[static_cast<unsigned char>(c)]; }
-};
-const ByteClass kSkip("\"{}[]");
-const ByteClass kNumberByte("0123456789+-.eE");
-
-// Most bytes tested are not whitespace and are above ' ': one compare rejects them.
-inline bool is_ws(char c) {
-  return static_cast<unsigned char>(c) <= ' ' && (c == ' ' || c == '\n' || c == '\r' || c == '\t');
-}
+using json_bytes::is_ws;
+using json_bytes::kMaxDepth;
+using json_bytes::kMaxNumber;
 
 void put_utf8(std::string& out, std::uint32_t cp) { core::append_utf8(out, cp); }
 
@@ -312,8 +297,7 @@ Tok JsonPull::scan_string(bool is_key) {
 
 Tok JsonPull::scan_number() {
   for (;;) {
-    std::size_t i = pos_;
-    while (i < len_ && kNumberByte(buf_[i])) ++i;
+    std::size_t i = pos_ + byte_scan::number_run(buf_.data() + pos_, buf_.data() + len_);
     if (i - pos_ > kMaxNumber) return fail("number longer than 64 characters");
     if (i == len_ && !eof_) {
       if (!more()) {
@@ -359,7 +343,7 @@ bool JsonPull::skip() {
   just_opened_ = false;
   int depth = 1;
   for (;;) {
-    while (pos_ < len_ && !kSkip(buf_[pos_])) ++pos_;
+    pos_ = static_cast<std::size_t>(byte_scan::find_quote_or_bracket(buf_.data() + pos_, buf_.data() + len_) - buf_.data());
     if (pos_ >= len_) {
       if (!more()) {
         if (!failed_) fail("unexpected end of input inside a value (truncated JSON?)");
@@ -393,6 +377,23 @@ bool JsonPull::skip() {
       return true;
     }
   }
+}
+
+std::string_view JsonPull::buffered_object() {
+  // Shallow only: the in-buffer reader nests at most 32 more levels (span_pull.h), never past the
+  // 512 that open() allows.
+  if (failed_ || stack_.size() > kMaxDepth / 2 || (want_ != Want::value && want_ != Want::value_or_end)) return {};
+  std::size_t i = pos_;
+  while (i < len_ && is_ws(buf_[i])) ++i;
+  if (i >= len_ || buf_[i] != '{') return {};
+  pos_ = i;
+  return {buf_.data() + i, len_ - i};
+}
+
+void JsonPull::take_object(std::size_t n) {
+  pos_ += n;
+  just_opened_ = false;
+  after_value(Tok::obj_end);
 }
 
 Tok JsonPull::value() {

@@ -37,7 +37,16 @@ class JsonPull {
   // Convenience for readers: next() + skip() when it is a container.
   Tok value();
 
+  // For a reader that parses an object straight from the buffer (span_pull.h): when a value is
+  // due and the next byte after any whitespace opens an object, the buffered bytes from that '{'
+  // on (the whitespace is consumed, as next() would); else empty. Nothing is read from the source.
+  std::string_view buffered_object();
+  // Consumes the first n bytes of what buffered_object() returned, which held the whole object.
+  void take_object(std::size_t n);
+
   const core::Status& error() const { return err_; }
+  bool failed() const { return failed_; }
+  std::size_t max_string() const { return max_string_; }
   long long line();                 // 1-based line of the current position
   std::uint64_t offset() const { return consumed_ + pos_; }
   int depth() const { return static_cast<int>(stack_.size()); }

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "analyze/timeline/byte_scan.h"
 
@@ -63,6 +64,46 @@ TEST(ByteScan, FindQuoteOrBackslashAtEveryPosition) {
   // Bytes that differ from '"' (0x22) or '\\' (0x5C) in one bit, or only in the high bit.
   std::string near = "\x23\x20\x02\xa2\x5d\x5e\x1c\xdc\x7c aaaaaaaaaaaaaaaaaaaaaaaa";
   EXPECT_EQ(byte_scan::find_quote_or_backslash(near.data(), near.data() + near.size()), near.data() + near.size());
+}
+
+// Calls f(block, len) for each tail of s from offsets 0..17, each in a heap block of its exact length.
+template <class F>
+void each_tail(const std::string& s, F f) {
+  for (std::size_t off = 0; off <= std::min<std::size_t>(s.size(), 17); ++off) {
+    std::size_t len = s.size() - off;
+    auto block = std::make_unique<char[]>(len);
+    std::memcpy(block.get(), s.data() + off, len);
+    f(block.get(), len);
+  }
+}
+
+TEST(ByteScan, FindQuoteOrBracketMatchesAByteLoop) {
+  std::uint64_t x = 7;
+  for (std::size_t n = 0; n <= 70; ++n) {
+    std::string s = random_bytes(n, x, "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\"{}[]\\:, \x22\x7a\x7c\xfb\xdb");
+    each_tail(s, [&](const char* p, std::size_t len) {
+      std::size_t want = 0;
+      while (want < len && std::string_view("\"{}[]").find(p[want]) == std::string_view::npos) ++want;
+      ASSERT_EQ(byte_scan::find_quote_or_bracket(p, p + len) - p, static_cast<std::ptrdiff_t>(want)) << n << " " << len;
+    });
+  }
+}
+
+TEST(ByteScan, NumberRunMatchesAByteLoop) {
+  std::uint64_t x = 9;
+  auto is_num = [](char c) { return (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'; };
+  for (std::size_t n = 0; n <= 70; ++n) {
+    // Mostly number bytes, so runs are long; the neighbours of each class ('/' ':' ',' 'd' 'f' 'D'
+    // 'F' '*') and high bytes must end a run.
+    std::string s = random_bytes(n, x, "0123456789012345678901234567890123456789.-+eE/:,dfDF*\xb0\xb9 ");
+    each_tail(s, [&](const char* p, std::size_t len) {
+      std::size_t want = 0;
+      while (want < len && is_num(p[want])) ++want;
+      ASSERT_EQ(byte_scan::number_run(p, p + len), want) << n << " " << len;
+    });
+  }
+  std::string digits(40, '7');
+  EXPECT_EQ(byte_scan::number_run(digits.data(), digits.data() + digits.size()), 40u);
 }
 
 }  // namespace
