@@ -130,7 +130,7 @@ TimelineResult analyze_timeline(TraceSet& set, const TimelineOptions& o) {
     Ns lo = t0 + o.window_from.value_or(0), hi = o.window_to ? t0 + *o.window_to : INT64_MAX;
     for (auto& r : ranks) clip_window(r, lo, hi);
   }
-  auto inst = detail::match_instances(ranks);
+  auto inst = detail::match_instances(ranks, set.strings.find("send"));
   res.instances = inst.size();
   auto off = detail::clock_offsets(ranks, inst);
   bool shifted = false;

@@ -1,5 +1,6 @@
 #pragma once
 // Internal to analyze_timeline: the pieces of the analysis, one file each.
+#include <optional>
 #include <vector>
 
 #include "analyze/timeline/result.h"
@@ -11,13 +12,18 @@ struct Instance {
   std::uint32_t coll = 0;
   std::vector<int> op;  // [rank index] → index into ranks[i].comm
   int present = 0;
+  bool p2p = false;  // a send/recv pair: two ranks, and a send may end before its recv
 };
 
 // Matches the k-th op of each (process group, collective) across ranks (every rank issues its
-// collectives in the same order — NCCL's and gloo's own requirement); by seq when written.
-std::vector<Instance> match_instances(const std::vector<RankTrace>& ranks);
+// collectives in the same order — NCCL's and gloo's own requirement); by seq when written. A
+// send/recv whose peer the trace names is one transfer of two ranks: the k-th send from a to b
+// with the k-th recv on b from a (the order in which NCCL and gloo match point-to-point messages
+// between one pair); `send_coll` is the string id of "send" (nullopt: the traces hold none).
+std::vector<Instance> match_instances(const std::vector<RankTrace>& ranks, std::optional<std::uint32_t> send_coll);
 // Per-rank clock offsets (ns) from the ends of matched blocking collectives, which every rank
-// leaves at about the same moment; only applied when some rank is off by more than 1 ms.
+// leaves at about the same moment (send/recv pairs are left out: a send may end once buffered);
+// only applied when some rank is off by more than 1 ms.
 std::vector<Ns> clock_offsets(const std::vector<RankTrace>& ranks, const std::vector<Instance>& inst);
 
 // Per instance: who arrived last, by how much over the median arrival, and whether that delay is

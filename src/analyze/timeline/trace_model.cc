@@ -28,6 +28,12 @@ std::uint32_t StringTable::id(std::string_view s) {
   return n;
 }
 
+std::optional<std::uint32_t> StringTable::find(std::string_view s) const {
+  auto it = ids_.find(std::string(s));
+  if (it == ids_.end()) return std::nullopt;
+  return it->second;
+}
+
 void add_span(std::vector<Span>& v, Ns start, Ns end) {
   if (end < start) return;
   if (!v.empty()) {

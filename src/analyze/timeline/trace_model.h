@@ -47,6 +47,7 @@ class StringTable {
  public:
   StringTable() { id(""); }
   std::uint32_t id(std::string_view s);
+  std::optional<std::uint32_t> find(std::string_view s) const;  // without interning it
   const std::string& name(std::uint32_t id) const { return names_[id]; }
   std::size_t size() const { return names_.size(); }
 
