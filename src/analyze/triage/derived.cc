@@ -133,7 +133,7 @@ std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
 }
 
 struct TimeoutView {
-  std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped, hung_watchdog;
+  std::set<int> reporters, non_reporters, odd_seq, odd_op, behind, stuck, never_init, stopped, hung_watchdog;
   std::optional<long long> seq, timeout_ms, ran_for_ms;
   std::string op;
 };
@@ -178,6 +178,26 @@ TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
     if (p.timeout_seq && v.seq && *p.timeout_seq != *v.seq) v.odd_seq.insert(r);
     if (v.seq && p.last_completed && *p.last_completed < *v.seq - 1) v.stuck.insert(r);
   }
+  // Ranks waiting in the same collective slot (SeqNum) but in another operation than the majority
+  // there (ALLGATHER where the others run ALLREDUCE): every rank numbers its collectives the same
+  // way, so that rank issued a different collective (an extra or missing call: uneven batches, a
+  // rank-conditional branch) and the slot can never match. Three or more ranks at the SeqNum, the
+  // odd ones a strict minority (with two, either could be the odd one).
+  if (v.seq) {
+    std::map<std::string, std::set<int>> by_op;
+    std::size_t at_seq = 0;
+    for (const auto& [r, p] : ranks)
+      if (p.timeout_seq && *p.timeout_seq == *v.seq && p.timeout_op) ++at_seq, by_op[*p.timeout_op].insert(r);
+    if (at_seq >= 3 && by_op.size() >= 2) {
+      auto major = std::max_element(by_op.begin(), by_op.end(),
+                                    [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+      if (major->second.size() * 2 > at_seq) {
+        v.op = major->first;
+        for (const auto& [op, rs] : by_op)
+          if (op != major->first) v.odd_op.insert(rs.begin(), rs.end());
+      }
+    }
+  }
   // COLL progress: ranks whose last opCount is behind the others never issued the collective.
   std::optional<long long> max_op;
   for (const auto& [r, p] : ranks)
@@ -220,6 +240,7 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
   add(v.stopped, "stopped logging long before the others (killed, crashed or stuck)");
   add(v.hung_watchdog, "had its watchdog stuck in a CUDA/NCCL call (heartbeat monitor) while the others timed out waiting");
   if (v.odd_seq.size() * 2 < v.reporters.size()) add(v.odd_seq, "timed out on a different SeqNum (a desynchronised collective sequence)");
+  add(v.odd_op, "waited in another operation than the others at the same SeqNum (it issued a different collective)");
   // Ranks that never report the timeout everyone else reports are not waiting: they are elsewhere.
   if (!v.non_reporters.empty() && v.non_reporters.size() < v.reporters.size())
     add(v.non_reporters, "did not report the timeout the others report");
@@ -353,7 +374,7 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
   auto v = timeout_view(ranks);
   if (v.reporters.size() < 2 || !v.seq || *v.seq > 3) return std::nullopt;
   if (!v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
-      !v.odd_seq.empty() || !v.non_reporters.empty())
+      !v.odd_seq.empty() || !v.odd_op.empty() || !v.non_reporters.empty())
     return std::nullopt;  // a rank at fault is visible: the cascade names it
   bool p2p = false;
   for (const auto& [t, n] : topo.transports) {

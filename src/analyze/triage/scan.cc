@@ -1,4 +1,5 @@
 #include "analyze/triage/scan.h"
+#include "analyze/triage/shell_host.h"
 
 #include <algorithm>
 #include <cctype>
@@ -208,6 +209,15 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     carry.continues = false;
   } else {
     carry.continues = false;
+  }
+
+  // A pasted command that runs on another host ("$ ssh node02 dmesg", "$ kubectl exec worker-1 --
+  // nvidia-smi"): its output lines name no host of their own, but were printed there.
+  if (auto cmd = triage::shell_command_host(p.text.empty() ? line : p.text)) {
+    carry.cmd_host = std::move(cmd->host);
+    carry.cmd_host_whole = cmd->whole;
+  } else if (!p.host && !carry.cmd_host.empty() && (carry.cmd_host_whole || (!p.rank && !p.pid))) {
+    p.host = carry.cmd_host;
   }
 
   ProcessFacts* known = nullptr;
