@@ -112,6 +112,8 @@ TEST(TriageReportContext, NewSignatures) {
       {"worker-3: ssh: connect to host worker-3 port 22: Connection timed out\n", "launcher.ssh-unreachable-node",
        "network-socket"},
       {"[rank5]: OSError: [Errno 122] Disk quota exceeded: '/home/u/ckpt/optimizer.pt'\n", "os.disk-full", "other"},
+      {"usage: torchrun [-h] [--nnodes NNODES]\ntorchrun: error: unrecognized arguments: --nproc-per-nod=8\n",
+       "launcher.usage-error", "config-invalid"},
       {"gpu-a07:811:902 [0] init.cc:1339 NCCL WARN Detected mixed local Net device counts across ranks (min 7, max 8). "
        "Set NCCL_IGNORE_NET_MISMATCH=1 to continue.\n",
        "nccl.init.net-device-count-skew", "network-ib"},
