@@ -101,6 +101,25 @@ TEST(TriageReportContext, OutputOfAPastedSshCommandIsThatHosts) {
   EXPECT_FALSE(has(local.verdict.culprit.hosts, "node3")) << local.verdict.id;
 }
 
+// NCCL_P2P_LEVEL set beyond the default (graph/paths.cc "%s set by environment to %s") and a job
+// hung in its first collective over P2P on one node: the forced path is the suspect, even when the
+// excerpt shows only some ranks' timeouts. Not at the default level, and not once a rank is behind.
+TEST(TriageReportContext, HangOverForcedP2pLevel) {
+  auto log = [](const char* level) {
+    return std::string("srv:10:10 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to ") + level + "\n" +
+           "srv:10:11 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n" + timeout_line(0, 1, "BROADCAST") +
+           timeout_line(5, 1, "BROADCAST");
+  };
+  auto r = triage_text("a.log", log("SYS"));
+  EXPECT_EQ(r.verdict.id, "triage.p2p-level-forced-hang");
+  EXPECT_EQ(r.verdict.klass, "p2p-topology");
+  EXPECT_EQ(triage_text("a.log", log("PXB")).verdict.klass, "timeout-hang");
+  auto mid_run = triage_text("a.log", std::string("srv:10:10 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to SYS\n") +
+                                          "srv:10:11 [3] NCCL INFO Channel 00/0 : 3[3] -> 4[4] via P2P/IPC\n" +
+                                          timeout_line(0, 9000, "ALLREDUCE") + timeout_line(5, 9000, "ALLREDUCE"));
+  EXPECT_EQ(mid_run.verdict.klass, "timeout-hang");
+}
+
 // Signatures added for holdout6 misses, each on its real text.
 TEST(TriageReportContext, NewSignatures) {
   struct { const char* line; const char* id; const char* klass; } cases[] = {
