@@ -133,7 +133,7 @@ std::optional<ScoredFinding> ib_without_gdr(const TopologyFacts& topo) {
 }
 
 struct TimeoutView {
-  std::set<int> reporters, non_reporters, odd_seq, behind, stuck, never_init, stopped, hung_watchdog;
+  std::set<int> reporters, non_reporters, odd_seq, odd_op, behind, stuck, never_init, stopped, hung_watchdog;
   std::optional<long long> seq, timeout_ms, ran_for_ms;
   std::string op;
 };
@@ -178,6 +178,26 @@ TimeoutView timeout_view(const std::map<int, ProcessFacts>& ranks) {
     if (p.timeout_seq && v.seq && *p.timeout_seq != *v.seq) v.odd_seq.insert(r);
     if (v.seq && p.last_completed && *p.last_completed < *v.seq - 1) v.stuck.insert(r);
   }
+  // Ranks waiting in the same collective slot (SeqNum) but in another operation than the majority
+  // there (ALLGATHER where the others run ALLREDUCE): every rank numbers its collectives the same
+  // way, so that rank issued a different collective (an extra or missing call: uneven batches, a
+  // rank-conditional branch) and the slot can never match. Three or more ranks at the SeqNum, the
+  // odd ones a strict minority (with two, either could be the odd one).
+  if (v.seq) {
+    std::map<std::string, std::set<int>> by_op;
+    std::size_t at_seq = 0;
+    for (const auto& [r, p] : ranks)
+      if (p.timeout_seq && *p.timeout_seq == *v.seq && p.timeout_op) ++at_seq, by_op[*p.timeout_op].insert(r);
+    if (at_seq >= 3 && by_op.size() >= 2) {
+      auto major = std::max_element(by_op.begin(), by_op.end(),
+                                    [](const auto& a, const auto& b) { return a.second.size() < b.second.size(); });
+      if (major->second.size() * 2 > at_seq) {
+        v.op = major->first;
+        for (const auto& [op, rs] : by_op)
+          if (op != major->first) v.odd_op.insert(rs.begin(), rs.end());
+      }
+    }
+  }
   // COLL progress: ranks whose last opCount is behind the others never issued the collective.
   std::optional<long long> max_op;
   for (const auto& [r, p] : ranks)
@@ -220,6 +240,7 @@ std::optional<ScoredFinding> timeout_cascade(const std::map<int, ProcessFacts>& 
   add(v.stopped, "stopped logging long before the others (killed, crashed or stuck)");
   add(v.hung_watchdog, "had its watchdog stuck in a CUDA/NCCL call (heartbeat monitor) while the others timed out waiting");
   if (v.odd_seq.size() * 2 < v.reporters.size()) add(v.odd_seq, "timed out on a different SeqNum (a desynchronised collective sequence)");
+  add(v.odd_op, "waited in another operation than the others at the same SeqNum (it issued a different collective)");
   // Ranks that never report the timeout everyone else reports are not waiting: they are elsewhere.
   if (!v.non_reporters.empty() && v.non_reporters.size() < v.reporters.size())
     add(v.non_reporters, "did not report the timeout the others report");
@@ -342,6 +363,22 @@ std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
   return sf;
 }
 
+// A rank at fault is visible in the timeout view: the cascade names it.
+bool rank_at_fault_visible(const TimeoutView& v) {
+  return !v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
+         !v.odd_seq.empty() || !v.odd_op.empty();
+}
+
+// NCCL connected the ranks over P2P and no network transport (one node).
+bool p2p_only(const TopologyFacts& topo) {
+  bool p2p = false;
+  for (const auto& [t, n] : topo.transports) {
+    if (t.rfind("NET", 0) == 0 || t.rfind("CollNet", 0) == 0) return false;
+    p2p |= t.rfind("P2P", 0) == 0;
+  }
+  return p2p;
+}
+
 // Every rank of a single-node communicator waits in the very first collective, all finished init,
 // none is behind or missing, and the only transport between them is P2P: nothing on the ranks'
 // side explains the wait, and on one node the data path is the peer-to-peer one. A P2P path the
@@ -352,15 +389,7 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
                                                        const TopologyFacts& topo) {
   auto v = timeout_view(ranks);
   if (v.reporters.size() < 2 || !v.seq || *v.seq > 3) return std::nullopt;
-  if (!v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
-      !v.odd_seq.empty() || !v.non_reporters.empty())
-    return std::nullopt;  // a rank at fault is visible: the cascade names it
-  bool p2p = false;
-  for (const auto& [t, n] : topo.transports) {
-    if (t.rfind("NET", 0) == 0 || t.rfind("CollNet", 0) == 0) return std::nullopt;  // not one node
-    p2p |= t.rfind("P2P", 0) == 0;
-  }
-  if (!p2p) return std::nullopt;
+  if (rank_at_fault_visible(v) || !v.non_reporters.empty() || !p2p_only(topo)) return std::nullopt;
   std::set<std::string> hosts;
   for (const auto& [r, p] : ranks) {
     if (p.host) hosts.insert(*p.host);
@@ -386,6 +415,37 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
   return sf;
 }
 
+// NCCL_P2P_LEVEL set beyond NCCL's default (P2P within a PCIe switch, PXB) to PHB, NODE or SYS makes
+// NCCL use P2P through host bridges or across the CPU interconnect, where many platforms do not
+// forward peer traffic (NCCL environment docs: NCCL_P2P_LEVEL). With that setting in the log and the
+// job hung in its first collective over P2P on one node, the forced path is the suspect even when
+// the excerpt shows only some ranks (what p2p_first_collective_hang needs all of).
+std::optional<ScoredFinding> p2p_level_forced_hang(const std::map<int, ProcessFacts>& ranks,
+                                                   const TopologyFacts& topo) {
+  const std::string& lvl = topo.p2p_level_env;
+  if (lvl != "SYS" && lvl != "PHB" && lvl != "NODE") return std::nullopt;
+  auto v = timeout_view(ranks);
+  if (v.reporters.empty() || !v.seq || *v.seq > 3) return std::nullopt;
+  if (rank_at_fault_visible(v) || !p2p_only(topo)) return std::nullopt;
+  std::set<std::string> hosts;
+  for (const auto& [r, p] : ranks)
+    if (p.host) hosts.insert(*p.host);
+  if (hosts.size() > 1) return std::nullopt;
+  ScoredFinding sf = scored("triage.p2p-level-forced-hang", {{"level", lvl},
+                                                             {"seq", std::to_string(*v.seq)},
+                                                             {"and_op", v.op.empty() ? "" : ", " + v.op}});
+  auto& f = sf.finding;
+  if (!hosts.empty()) f.culprit.hosts = {*hosts.begin()};
+  f.evidence.push_back(summary_evidence("NCCL_P2P_LEVEL set by environment to " + lvl));
+  for (const auto& [r, p] : ranks) {
+    if (f.evidence.size() >= 3) break;
+    if (p.timeout_seq)
+      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
+                                                " OpType=" + p.timeout_op.value_or("?")));
+  }
+  return sf;
+}
+
 }  // namespace
 
 std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ranks,
@@ -395,7 +455,8 @@ std::vector<ScoredFinding> derive_findings(const std::map<int, ProcessFacts>& ra
   std::vector<ScoredFinding> out;
   for (auto f : {version_skew(ranks, unranked), socket_fallback(topo), ib_without_gdr(topo), timeout_cascade(ranks),
                  timeout_not_applied(ranks, unranked, opts), init_incomplete(ranks), p2p_test_hung(topo),
-                 p2p_first_collective_hang(ranks, topo), nccltests_without_mpi(topo)})
+                 p2p_first_collective_hang(ranks, topo), p2p_level_forced_hang(ranks, topo),
+                 nccltests_without_mpi(topo)})
     if (f) out.push_back(std::move(*f));
   return out;
 }

@@ -310,6 +310,14 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     topo.ib_disabled_by_env = v && *v != 0;
     return FactKind::fact;
   }
+  // NVIDIA/nccl src/graph/paths.cc:244 (2.21.5): INFO "%s set by environment to %s" with the level's
+  // name (LOC, NVL, PIX, PXB, PXN, PHB, SYS) for NCCL_P2P_LEVEL.
+  if (constexpr std::string_view kP2pLevel = "NCCL_P2P_LEVEL set by environment to "; has(msg, kP2pLevel)) {
+    auto at = msg.find(kP2pLevel) + kP2pLevel.size();
+    auto end = msg.find_first_of(" .\r\n", at);
+    topo.p2p_level_env = std::string(msg.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
+    return FactKind::fact;
+  }
   if (has(msg, "TIMEOUT(ms): ")) {
     if (auto v = int_after(msg, "TIMEOUT(ms): ")) proc.configured_timeout_ms = *v;
     if (auto r = int_after(msg, "global rank: "); r && !proc.rank) proc.rank = static_cast<int>(*r);

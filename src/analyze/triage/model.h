@@ -181,6 +181,7 @@ struct TopologyFacts {
   bool ib_no_device = false;                // NET/IB : No device found
   bool verbs_missing = false;               // Failed to open libibverbs
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
+  std::string p2p_level_env;                // NCCL_P2P_LEVEL set by environment to SYS (graph/paths.cc)
   bool gdr_disabled = false;                // NET/IB : GPU Direct RDMA Disabled for HCA (no peermem/DMA-BUF)
   std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
   std::optional<int> max_channels;

@@ -1,4 +1,5 @@
 #include "analyze/triage/scan.h"
+#include "analyze/triage/shell_host.h"
 
 #include <algorithm>
 #include <cctype>
@@ -210,6 +211,15 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     carry.continues = false;
   }
 
+  // A pasted command that runs on another host ("$ ssh node02 dmesg", "$ kubectl exec worker-1 --
+  // nvidia-smi"): its output lines name no host of their own, but were printed there.
+  if (auto cmd = triage::shell_command_host(p.text.empty() ? line : p.text)) {
+    carry.cmd_host = std::move(cmd->host);
+    carry.cmd_host_whole = cmd->whole;
+  } else if (!p.host && !carry.cmd_host.empty() && (carry.cmd_host_whole || (!p.rank && !p.pid))) {
+    p.host = carry.cmd_host;
+  }
+
   ProcessFacts* known = nullptr;
   // NCCL 2.14-2.21 print "NCCL version x.y.z" with a bare printf (2.22+ too below INFO), once per
   // process after its own INFO lines (NVIDIA/nccl src/init.cc): it belongs to the process of the NCCL
@@ -304,8 +314,15 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     for (std::size_t k = own; k < matches_.size(); ++k)
       joined_best = std::max(joined_best, sigs_.all()[matches_[k].index].priority);
     emit_matches(file, lineno, line, who(), proc, 0, own, new_events, joined_best);
-    if (own < matches_.size())
-      emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events);
+    if (own < matches_.size()) {
+      // The joined line is one line: a signature its first piece matched alone (torchrun's
+      // "ChildFailedError: " with the "=====" rule on the next line) outranks a weaker one that
+      // only the join completes (python.exception's "Error: <detail>").
+      int pieces_best = -1;
+      for (std::size_t sig : carry.wrap_sigs)
+        if (sigs_.all()[sig].role != knowledge::Role::context) pieces_best = std::max(pieces_best, sigs_.all()[sig].priority);
+      emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events, pieces_best);
+    }
   } else if (p.level != LineLevel::info && p.level != LineLevel::warn && !exit_line && !(wrapped && carry.wrap_quiet)) {
     // A line its logger printed at INFO or WARNING level (NCCL INFO/WARN, glog I/W, Python logging
     // INFO/WARNING) is the library saying it carries on ("P2P test failed" before vLLM falls back,

@@ -73,6 +73,8 @@ class Scanner {
     bool wrap_quiet = false;         // the first piece was printed at INFO/WARNING level
     std::vector<std::size_t> wrap_sigs;  // signatures the pieces matched already
     ProcessFacts* last_nccl = nullptr;   // process of the last host:pid NCCL line of this file
+    std::string cmd_host;        // host of the last pasted "$ ssh HOST ..." command (shell_host.h)
+    bool cmd_host_whole = false;  // ... for every line below it, not only unprefixed ones
   };
   static constexpr int kContinuationLines = 64;       // at most this many lines inherit a prefix
   static constexpr std::size_t kMinWrappedLine = 60;  // a shorter line did not reach the wrap width

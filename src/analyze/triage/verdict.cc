@@ -149,14 +149,16 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   f.culprit.ranks.assign(ranks.begin(), ranks.end());
   // A symptom that names its peer ("remote process exited", "connection closed by peer X")
   // points at the peer, not at the rank that printed it.
-  std::set<std::string> peers;
+  std::set<std::string> peers, claimed_peers;
   bool names_peer = false;  // even a loopback peer, which names no host, is another process
   for (const auto& ev : h.samples)
     if (const std::string peer = named_peer(ev); !peer.empty()) {
       names_peer = true;
       if (auto host = peer_host(peer); !host.empty()) {
         auto known = host_of_addr.find(host);  // the address NCCL printed as some host's own
-        peers.insert(known != host_of_addr.end() && !known->second.empty() ? known->second : host);
+        const bool claimed = known != host_of_addr.end() && !known->second.empty();
+        peers.insert(claimed ? known->second : host);
+        if (claimed) claimed_peers.insert(known->second);
       }
     }
   // A launcher line names the node of the task it saw die ("srun: error: node3: task 5: Killed",
@@ -183,7 +185,14 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   } else if (!failed_nodes.empty()) {
     f.culprit.hosts.assign(failed_nodes.begin(), failed_nodes.end());
   } else {
-    f.culprit.hosts.assign(h.hosts.begin(), h.hosts.end());
+    std::set<std::string> hosts = h.hosts;
+    // A socket connect that failed towards an address another host printed as its own
+    // ("Bootstrap : Using tailscale0:100.87.3.12<0>", then "Connect to 100.87.3.12<39211> failed :
+    // Network is unreachable"): the fault is the path between the two, and most often the address
+    // the peer advertises (a VPN, docker or libvirt interface NCCL picked there). Both hosts are named.
+    if (sig.klass == "network-socket" && sig.role == Role::cause && peers.size() == 1 && claimed_peers.size() == 1)
+      hosts.insert(*claimed_peers.begin());
+    f.culprit.hosts.assign(hosts.begin(), hosts.end());
     if (!peers.empty()) f.culprit.component = "link to " + *peers.begin();
   }
   std::set<std::string> devices;
