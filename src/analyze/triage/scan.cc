@@ -297,6 +297,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   if (text.find("CollectiveFingerPrint(") != std::string_view::npos) read_fingerprints(text, result_.fingerprints);
   read_store_line(text, proc.rank, file, lineno, result_.store);
   read_fr_trace_line(text, file, lineno, fr_trace_[file], result_.fr_trace);
+  reported_for_ = reported_rank(carry, p);
 
   matches_.clear();
   sigs_.match(text, matches_, /*include_context=*/false);
@@ -411,7 +412,9 @@ void Scanner::emit_matches(std::size_t file, long long lineno, std::string_view 
     const auto& sig = sigs_.all()[matches_[k].index];
     if (sig.role != knowledge::Role::context) best = std::max(best, sig.priority);
   }
-  const std::optional<int> rank = who.rank ? who.rank : h.rank ? h.rank : proc.rank;
+  std::optional<int> rank = who.rank ? who.rank : h.rank ? h.rank : proc.rank;
+  const bool for_other = reported_for_ && rank != reported_for_;
+  if (reported_for_) rank = reported_for_;
   for (std::size_t k = from; k < to; ++k) {
     auto& m = matches_[k];
     const auto& sig = sigs_.all()[m.index];
@@ -430,6 +433,7 @@ void Scanner::emit_matches(std::size_t file, long long lineno, std::string_view 
     ev.rank = rank;
     ev.host = who.host ? who.host : h.host;
     ev.pid = who.pid ? who.pid : h.pid;
+    if (for_other) ev.host.reset(), ev.pid.reset();  // the printer's, not the failed rank's
     ev.cuda_dev = who.cuda_dev;
     ev.time = who.time;
     ev.time_is_epoch = who.epoch;
@@ -442,6 +446,33 @@ void Scanner::emit_matches(std::size_t file, long long lineno, std::string_view 
     add_event(std::move(ev));
   }
   refine_hits(file, lineno, rank, from, to);
+}
+
+// torch.distributed.checkpoint gathers every rank's exception and raises them on all ranks as one
+// CheckpointException whose text has a block per failed rank: "Traceback (most recent call last):
+// (RANK N)", the frames (indented), then the exception line (torch/distributed/checkpoint/api.py
+// CheckpointException.__str__, torch 2.x). The printer of that block is a messenger: its lines,
+// up to and including the exception line, are rank N's evidence.
+std::optional<int> Scanner::reported_rank(Carry& carry, const LinePrefix& p) {
+  static constexpr std::string_view kHeader = "Traceback (most recent call last): (RANK ";
+  const int printer = p.rank ? *p.rank : -1;
+  auto it = std::find_if(carry.reported.begin(), carry.reported.end(), [&](const auto& e) { return e.first == printer; });
+  if (auto at = p.text.find(kHeader); at != std::string_view::npos) {
+    std::string_view num = p.text.substr(at + kHeader.size());
+    int n = 0;
+    std::size_t k = 0;
+    for (; k < num.size() && k < 7 && num[k] >= '0' && num[k] <= '9'; ++k) n = n * 10 + (num[k] - '0');
+    if (k == 0 || k == 7 || k >= num.size() || num[k] != ')') return std::nullopt;
+    if (it != carry.reported.end()) it->second = n;
+    else if (carry.reported.size() < 64) carry.reported.emplace_back(printer, n);
+    return n;
+  }
+  if (it == carry.reported.end()) return std::nullopt;
+  const int n = it->second;
+  const std::string_view m = p.message.empty() ? p.text : p.message;
+  if (!m.empty() && (m.front() == ' ' || m.front() == '\t')) return n;  // a frame or its code line
+  carry.reported.erase(it);  // the exception line ends the block
+  return m.empty() ? std::nullopt : std::optional<int>(n);
 }
 
 // Records this line's failure signatures among the file's recent ones, then marks every hit whose

@@ -75,6 +75,10 @@ class Scanner {
     ProcessFacts* last_nccl = nullptr;   // process of the last host:pid NCCL line of this file
     std::string cmd_host;        // host of the last pasted "$ ssh HOST ..." command (shell_host.h)
     bool cmd_host_whole = false;  // ... for every line below it, not only unprefixed ones
+    // A traceback one process prints for another rank (torch.distributed.checkpoint's
+    // "Traceback (most recent call last): (RANK N)"): printer's rank (-1: none) → rank N, until the
+    // exception line that ends it.
+    std::vector<std::pair<int, int>> reported;
   };
   static constexpr int kContinuationLines = 64;       // at most this many lines inherit a prefix
   static constexpr std::size_t kMinWrappedLine = 60;  // a shorter line did not reach the wrap width
@@ -83,6 +87,7 @@ class Scanner {
 
   void feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
                  std::vector<TriageEvent>* new_events);
+  std::optional<int> reported_rank(Carry& carry, const LinePrefix& p);
   void match_wrapped(Carry& carry, std::string_view text);
   bool prefix_spans_wrap(Carry& carry, std::string_view line);
   void emit_matches(std::size_t file, long long lineno, std::string_view line, const Who& who, ProcessFacts& proc,
@@ -110,6 +115,9 @@ class Scanner {
     long long line = 0;
   };
   std::vector<Frame> frames_;
+  // The rank whose traceback the current line belongs to when its printer reports another rank's
+  // failure (Carry::reported); events of the line are that rank's, not the printer's.
+  std::optional<int> reported_for_;
   // Per file: the last few failure signatures that matched (winners or not), for refinements
   // (one error reported by two signatures on nearby lines). Touched on matching lines only.
   struct Recent {
