@@ -152,6 +152,8 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
     std::vector<bool> bad_pair;
     std::vector<int> bad_deg, deg;
     double ref = 0;
+    std::vector<std::optional<double>> node_med;  // each node's median over its pairs
+    double node_sigma = 0;                        // 1.4826 · MAD of those medians around ref
   };
   std::map<std::string, Verdict> verdicts;
   for (const auto& mt : metrics) {
@@ -184,6 +186,8 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
     // With fewer than 5 nodes there are too few pairs for a spread (3 nodes: one slow node
     // makes 2 of the 3 pairs bad, more than MAD survives): only the relative floors apply.
     double sigma = n >= 5 ? 1.4826 * spread_without_suspect_nodes(pairs, dead, node_med, mt, v.ref) : 0.0;
+    v.node_sigma = n >= 5 ? 1.4826 * robust_mad(node_meds, v.ref) : 0.0;
+    v.node_med = std::move(node_med);
     for (std::size_t k = 0; k < pairs.size(); ++k) {
       const auto& p = pairs[k];
       if (loss_metric && p.stalled && !dead[p.a] && !dead[p.b]) {  // a stalled pair is the worst loss
@@ -206,6 +210,17 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
   }
   auto node_flag = [&](const Verdict& v, int i) {
     return !v.deg.empty() && n >= 3 && v.bad_deg[i] >= 2 && v.bad_deg[i] * 2 > v.deg[i];
+  };
+  // A slow node by its median: over its d pairs the median shrugs off the pair noise that each
+  // pair is judged against, so it is held to the spread of the node medians (and the floor). A
+  // 10 % slow node of 8 (lowcut sweep, 2026-12-06) read 7.6–11.4 % on its 7 pairs against a 5σ of
+  // 9.1 % from healthy pairs ±2 %: 2 pairs cleared it (two slow links), while its median, 8.1 %
+  // under, stood against node medians within 1.5 % of each other. Bandwidth only: a delay shifts
+  // every pair far past the latency floors, and latency medians were not checked on the records.
+  // From 5 nodes (no spread below), with ≥ 2 judged pairs.
+  auto node_median_flag = [&](const Metric& mt, const Verdict& v, int i) {
+    return n >= 5 && std::string(mt.name) == "bandwidth_gbps" && !v.deg.empty() && v.deg[i] >= 2 &&
+           v.node_med[i] && mt.bad(*v.node_med[i], v.ref, v.node_sigma);
   };
   auto node_value = [&](const Metric& mt, int i) {
     std::vector<double> xs;
@@ -274,7 +289,7 @@ std::vector<NetOutlier> isolate_outliers(const measure::NetMatrix& m, const Isol
     for (int k = 0; k < 2; ++k) {
       const auto& mt = metrics[k];
       const auto& v = verdicts[mt.name];
-      if (!node_flag(v, i)) continue;
+      if (!node_flag(v, i) && !node_median_flag(mt, v, i)) continue;
       slow[i] = true;
       double val = node_value(mt, i);
       out.push_back({"slow-node", {host(i)}, mt.name, val, v.ref,
