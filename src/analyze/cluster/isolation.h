@@ -33,11 +33,11 @@ struct IsolationOptions {
   // a pair 6 % under the reference bandwidth. The smallest fault to name is a link or node
   // 10 % slower, and a slow pair reads a little less than its cut (the connect and ack wait are
   // the same on every pair): 19 / 27 / 44 % cuts read 18.2 / 25.8 / 41.8 % under (8 namespace
-  // hosts, 2026-12-06), so 10 % reads ~9.5 %, and a pair's own spread is ~1 % (σ of the shortfall
-  // of 588 healthy 8-host pairs, load 3–12): 6 % is 3.5 σ under the fault. The old 12 % floor
-  // missed cuts up to ~13 %. The largest healthy shortfall there was 5.0 % (p99 3.5 %); noisier
-  // matrices raise k·σ instead, and a pair over the floor by chance is re-measured alone
-  // (confirm.h: the same 6 % there) before it is a finding.
+  // hosts, 2026-12-06), so 10 % reads ~9.5 %, and a pair's own spread is ~1.1 % (σ of the
+  // shortfall from the median of 1848 pairs in 66 healthy 8-host trials, load 3–13): 6 % is ~3σ
+  // under the fault. The old 12 % floor missed cuts up to ~13 %. Healthy shortfalls there: p99
+  // 3.9 %, one pair of the 1848 at 7.6 %; noisier matrices raise k·σ instead, and a pair over the
+  // floor by chance is re-measured alone (confirm.h: the same 6 % there) before it is a finding.
   double bw_rel = 0.06;
   double lat_rel = 0.5;        // latency 50 % over the reference …
   // … and at least 50 µs: a TCP ping-pong through the kernel moves by tens of µs with scheduling
