@@ -6,7 +6,8 @@ every trial as JSON lines (--out). A benchmark, not a test: ~10–30 s per 8-hos
 (docs/CLUSTER.md "Accuracy sweep" has the wall time of a 200-trial run).
 
 usage: sweep.py NCDX [--trials 200] [--healthy 50] [--nodes 8,16,32] [--seed 1] [--out trials.jsonl]
-                [--kinds lossy,delaynode,...] [--lossy-pct 1-10] [--delay-ms 1-5] [--trial-timeout 900]
+                [--kinds lossy,delaynode,...] [--lossy-pct 1-10] [--delay-ms 1-5] [--slow-pct 10-50]
+                [--trial-timeout 900]
 
 A trial that overruns --trial-timeout is stopped like Ctrl-C (SIGTERM to its process group, so
 scripts/netns-cluster.sh removes its hosts), then removed by name (scripts/netns-hosts.sh down), and
@@ -34,15 +35,15 @@ def span(text):
     return int(lo), int(hi or lo)
 
 # kind -> (fault builder, expected (where, kind, hosts) items)
-def plan_fault(kind, n, rng, lossy_pct=(1, 10), delay_ms=(1, 5)):
+def plan_fault(kind, n, rng, lossy_pct=(1, 10), delay_ms=(1, 5), slow_pct=(10, 50)):
     h = lambda i: f"h{i}.c"
     v = rng.randint(2, n)  # host 1 runs mpirun: keep it healthy so the launcher is not the victim
     if kind == "slowlink":
         a, b = sorted(rng.sample(range(1, n + 1), 2))
-        pct = rng.randint(10, 50)
+        pct = rng.randint(*slow_pct)
         return [f"slowlink:{a}:{b}:{pct}"], [("net", "slow-link", (h(a), h(b)))], pct
     if kind == "slownode":
-        pct = rng.randint(10, 50)
+        pct = rng.randint(*slow_pct)
         return [f"slownode:{v}:{pct}"], [("net", "slow-node", (h(v),))], pct
     if kind == "lossy":
         pct = rng.randint(*lossy_pct)
@@ -153,10 +154,11 @@ def main():
     ap.add_argument("--kinds", default="", help="comma list of fault kinds to plant (default: all)")
     ap.add_argument("--extra", default="", help="more ncdx flags, space-separated (e.g. '--confirm-pairs 0')")
     ap.add_argument("--lossy-pct", default="1-10", help="drop rate range of the lossy kind, %% (e.g. 1 or 1-10)")
+    ap.add_argument("--slow-pct", default="10-50", help="rate cut range of slowlink/slownode, %% (e.g. 10-12)")
     ap.add_argument("--delay-ms", default="1-5", help="added round-trip range of the delay kinds, ms")
     ap.add_argument("--trial-timeout", type=float, default=900, help="seconds one trial may take")
     a = ap.parse_args()
-    lossy_pct, delay_ms = span(a.lossy_pct), span(a.delay_ms)
+    lossy_pct, delay_ms, slow_pct = span(a.lossy_pct), span(a.delay_ms), span(a.slow_pct)
     a.extra = a.extra.split()
     rng = random.Random(a.seed)
     sizes = [int(x) for x in a.nodes.split(",")]
@@ -173,7 +175,7 @@ def main():
     walls = collections.defaultdict(list)
     for t, kind in enumerate(labels):
         n = rng.choice(sizes)
-        faults, want, size = plan_fault(kind, n, rng, lossy_pct, delay_ms) if kind != "healthy" else ([], [], None)
+        faults, want, size = plan_fault(kind, n, rng, lossy_pct, delay_ms, slow_pct) if kind != "healthy" else ([], [], None)
         load = os.getloadavg()[0]
         got, wall, err, extra = run_trial(a.ncdx, n, faults, a.budget, a.extra, a.trial_timeout)
         extra["load1_end"] = round(os.getloadavg()[0], 2)

@@ -23,8 +23,9 @@ struct ConfirmOptions {
   int ref_pairs = 3;  // pairs between healthy nodes: the yardstick measured alone
   int ref_nodes = 3;  // healthy partners of a suspect slow node
   // Alone, a suspect is confirmed when its bandwidth is this much under the references' median
-  // (latency: the isolation's floors). Half the matrix's 12 %: the matrix already flagged it,
-  // and alone a healthy pair varies less (no neighbours; docs/CLUSTER.md "Confirmation").
+  // (latency: the isolation's floors). The matrix's floor (isolation.h): alone a healthy pair
+  // varies less (three reference pairs alone within 0.3 % of each other; docs/CLUSTER.md
+  // "Confirmation"), and a 10 % slower link still reads ~9.5 % under.
   double bw_rel = 0.06;
 };
 
