@@ -24,6 +24,14 @@ int count_role(const std::vector<ConfirmPair>& plan, const std::string& role) {
   return k;
 }
 
+// 8 nodes under contention, node 4 30 % slow on every pair: one slow-node suspect.
+measure::NetMatrix slow_node_4() {
+  auto busy = synthetic_matrix(8, 0.04, 0.05, 5);
+  for (int j = 0; j < 8; ++j)
+    if (j != 4) scale_link(busy, 4, j, 0.7);
+  return busy;
+}
+
 }  // namespace
 
 TEST(Confirm, ContentionThatVanishesAloneIsNotConfirmed) {
@@ -58,9 +66,7 @@ TEST(Confirm, SlowLinkThatStaysSlowAloneIsConfirmed) {
 }
 
 TEST(Confirm, SlowNodeIsRetestedAgainstHealthyReferenceNodes) {
-  auto busy = synthetic_matrix(8, 0.04, 0.05, 5);
-  for (int j = 0; j < 8; ++j)
-    if (j != 4) scale_link(busy, 4, j, 0.7);
+  auto busy = slow_node_4();
   auto out = analyze::isolate_outliers(busy);
   ASSERT_EQ(out.size(), 1u);
   ASSERT_EQ(out[0].kind, "slow-node");
@@ -79,6 +85,32 @@ TEST(Confirm, SlowNodeIsRetestedAgainstHealthyReferenceNodes) {
     ASSERT_TRUE(o[0].confirmed.has_value());
     EXPECT_EQ(*o[0].confirmed, alone_factor < 1) << o[0].evidence;
   }
+}
+
+// A node suspect the median of its pairs clears alone, with one pair still slow alone: that pair is
+// a slow link (a slow link plus a pair its neighbours slowed made it look like a node).
+TEST(Confirm, OnePairOfAClearedNodeThatStaysSlowAloneIsASlowLink) {
+  auto busy = slow_node_4();
+  auto out = analyze::isolate_outliers(busy);
+  ASSERT_EQ(out.size(), 1u);
+  ASSERT_EQ(out[0].kind, "slow-node");
+  auto plan = analyze::plan_confirmation(busy, out);
+  const ConfirmPair* first = nullptr;
+  for (const auto& p : plan)
+    if (p.role == "suspect" && !first) first = &p;
+  ASSERT_TRUE(first);
+  auto alone = synthetic_matrix(8, 0.048, 0.02, 6);
+  scale_link(alone, first->a, first->b, 0.75);
+  analyze::apply_confirmation(out, alone, plan);
+  ASSERT_EQ(out.size(), 2u);
+  EXPECT_FALSE(out[0].confirmed.value_or(true)) << out[0].evidence;
+  EXPECT_EQ(out[1].kind, "slow-link");
+  EXPECT_EQ(out[1].hosts, (std::vector<std::string>{alone.hosts[first->a], alone.hosts[first->b]}));
+  EXPECT_TRUE(out[1].confirmed.value_or(false)) << out[1].evidence;
+  // Every pair healthy alone: nothing but the cleared node.
+  auto o = analyze::isolate_outliers(busy);
+  analyze::apply_confirmation(o, synthetic_matrix(8, 0.048, 0.02, 6), plan);
+  EXPECT_EQ(o.size(), 1u);
 }
 
 TEST(Confirm, BudgetBoundsThePassAndSaysWhatWasLeftOut) {
