@@ -363,6 +363,16 @@ std::optional<ScoredFinding> nccltests_without_mpi(const TopologyFacts& topo) {
   return sf;
 }
 
+// The ranks' watchdog timeouts as evidence, until the finding holds three lines.
+void add_timeout_evidence(core::Finding& f, const std::map<int, ProcessFacts>& ranks) {
+  for (const auto& [r, p] : ranks) {
+    if (f.evidence.size() >= 3) break;
+    if (p.timeout_seq)
+      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
+                                                " OpType=" + p.timeout_op.value_or("?")));
+  }
+}
+
 // A rank at fault is visible in the timeout view: the cascade names it.
 bool rank_at_fault_visible(const TimeoutView& v) {
   return !v.behind.empty() || !v.stuck.empty() || !v.never_init.empty() || !v.stopped.empty() ||
@@ -403,12 +413,7 @@ std::optional<ScoredFinding> p2p_first_collective_hang(const std::map<int, Proce
                                                                 {"and_op", v.op.empty() ? "" : ", " + v.op}});
   auto& f = sf.finding;
   f.culprit.hosts = {*hosts.begin()};
-  for (const auto& [r, p] : ranks) {
-    if (f.evidence.size() >= 3) break;
-    if (p.timeout_seq)
-      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
-                                                " OpType=" + p.timeout_op.value_or("?")));
-  }
+  add_timeout_evidence(f, ranks);
   std::string ts;
   for (const auto& [t, n] : topo.transports) ts += (ts.empty() ? "" : ", ") + t;
   f.evidence.push_back(summary_evidence("NCCL transports: " + ts));
@@ -437,12 +442,7 @@ std::optional<ScoredFinding> p2p_level_forced_hang(const std::map<int, ProcessFa
   auto& f = sf.finding;
   if (!hosts.empty()) f.culprit.hosts = {*hosts.begin()};
   f.evidence.push_back(summary_evidence("NCCL_P2P_LEVEL set by environment to " + lvl));
-  for (const auto& [r, p] : ranks) {
-    if (f.evidence.size() >= 3) break;
-    if (p.timeout_seq)
-      f.evidence.push_back(fact_evidence(p, "Watchdog timeout: SeqNum=" + std::to_string(*p.timeout_seq) +
-                                                " OpType=" + p.timeout_op.value_or("?")));
-  }
+  add_timeout_evidence(f, ranks);
   return sf;
 }
 

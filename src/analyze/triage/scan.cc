@@ -458,21 +458,20 @@ std::optional<int> Scanner::reported_rank(Carry& carry, const LinePrefix& p) {
   const int printer = p.rank ? *p.rank : -1;
   auto it = std::find_if(carry.reported.begin(), carry.reported.end(), [&](const auto& e) { return e.first == printer; });
   if (auto at = p.text.find(kHeader); at != std::string_view::npos) {
-    std::string_view num = p.text.substr(at + kHeader.size());
-    int n = 0;
-    std::size_t k = 0;
-    for (; k < num.size() && k < 7 && num[k] >= '0' && num[k] <= '9'; ++k) n = n * 10 + (num[k] - '0');
-    if (k == 0 || k == 7 || k >= num.size() || num[k] != ')') return std::nullopt;
-    if (it != carry.reported.end()) it->second = n;
-    else if (carry.reported.size() < 64) carry.reported.emplace_back(printer, n);
-    return n;
+    std::string_view rest = p.text.substr(at + kHeader.size());
+    auto n = core::parse_int(rest.substr(0, rest.find(')')));
+    if (rest.find(')') == std::string_view::npos || !n || *n < 0 || *n > 999999) return std::nullopt;
+    if (it != carry.reported.end()) it->second = static_cast<int>(*n);
+    else if (carry.reported.size() < 64) carry.reported.emplace_back(printer, static_cast<int>(*n));
+    return static_cast<int>(*n);
   }
   if (it == carry.reported.end()) return std::nullopt;
   const int n = it->second;
+  // (The caller skips empty lines, so the text is not empty.)
   const std::string_view m = p.message.empty() ? p.text : p.message;
-  if (!m.empty() && (m.front() == ' ' || m.front() == '\t')) return n;  // a frame or its code line
+  if (m.front() == ' ' || m.front() == '\t') return n;  // a frame or its code line
   carry.reported.erase(it);  // the exception line ends the block
-  return m.empty() ? std::nullopt : std::optional<int>(n);
+  return n;
 }
 
 // Records this line's failure signatures among the file's recent ones, then marks every hit whose
