@@ -163,6 +163,7 @@ void apply_confirmation(std::vector<NetOutlier>& outliers, const measure::NetMat
     o.confirmed = worse;
     o.alone_value = v;
     o.alone_median = ref;
+    std::string unit = bw ? " Gb/s" : lat ? " µs" : " % retransmitted";
     // A slow node the median of its pairs clears may still have one pair that stays slow alone:
     // one slow link plus a neighbour-slowed pair made it look like a node (4 namespace hosts under
     // load, cluster.netns.delaylink4: h2<->h3 delayed 2.1 ms and h2<->h4 at 105 us made h2 a slow
@@ -183,11 +184,10 @@ void apply_confirmation(std::vector<NetOutlier>& outliers, const measure::NetMat
         l.alone_median = ref;
         l.evidence = fmt::format("alone {}{} vs {}{} on {} reference pair{}: the one pair of slow-node suspect {} "
                                  "that stayed slow alone",
-                                 num(*x), bw ? " Gb/s" : " µs", num(ref), bw ? " Gb/s" : " µs", refs.size(),
+                                 num(*x), unit, num(ref), unit, refs.size(),
                                  refs.size() == 1 ? "" : "s", o.hosts.empty() ? std::string("?") : o.hosts[0]);
         links_of_cleared_nodes.push_back(std::move(l));
       }
-    std::string unit = bw ? " Gb/s" : lat ? " µs" : " % retransmitted";
     std::string what = v ? num(*v) + unit : "no value";
     if (failed) what += fmt::format(", {} of {} pair(s) failed ({})", failed, mine.size(), mine[0].status);
     o.evidence += fmt::format("; alone ({} pair{}): {} vs {}{} on {} reference pair{}: {}", mine.size(),
