@@ -2,6 +2,9 @@
 # `ncdx tune --backend mpi` beside its own peers: Open MPI's default decision and the
 # exhaustive search over coll_tuned configurations (every algorithm x segment size x size).
 # Loopback fabric: 4 ranks on this host (shared memory between ranks, as Open MPI picks).
+# NETNS=N: one rank on each of N network-namespace hosts instead (root; scripts/netns-cluster.sh
+# exec, MPI's traffic on the data links shaped by htb to RATE, default 200mbit), ranks yielding
+# the CPU when idle: N busy-polling ranks on 2 cores measure the scheduler, not the fabric.
 # Usage: bench/tune_mpi.sh BUILD_DIR [OUT_DIR]  -> OUT_DIR/tune_<coll>.json and the rules file.
 set -euo pipefail
 build=${1:?usage: tune_mpi.sh BUILD_DIR [OUT_DIR]}
@@ -9,10 +12,21 @@ out=${2:-$(mktemp -d)}
 mkdir -p "$out"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1 LC_ALL=C
 np=${NP:-4}
+build=$(cd "$build" && pwd) out=$(cd "$out" && pwd)
 for coll in ${COLLS:-allreduce broadcast}; do
-  /usr/bin/time -f "%e s wall" "$build/ncdx" tune --backend mpi --np "$np" --collectives "$coll" \
-    -b 8 -e "${MAXB:-4M}" -f 4 -n "${ITERS:-20}" --repeats 3 --rules "$out/rules_$coll.conf" \
-    --fabric "loopback, $np ranks on one host" --json --no-timestamps > "$out/tune_$coll.json"
+  tune=("$build/ncdx" tune --backend mpi --collectives "$coll" -b "${MINB:-8}" -e "${MAXB:-4M}" -f 4
+        -n "${ITERS:-20}" -w "${WARMUP:-3}" --repeats 3 --rules "$out/rules_$coll.conf" --json --no-timestamps)
+  if [ -n "${NETNS:-}" ]; then
+    # netns-cluster.sh exec runs the command in host 1 with NCDX_MPIRUN_ARGS reaching all N hosts.
+    NP="$NETNS" OUT="$out/tune_$coll.json" NCDX_MPI_NET=data RATE="${RATE:-200mbit}" NCDX="$build/ncdx" \
+      bash "$(dirname "$0")/../scripts/netns-cluster.sh" exec "$NETNS" -- /bin/sh -c \
+      '/usr/bin/time -f "%e s wall" "$@" --np "$NP" --mpirun-args "$NCDX_MPIRUN_ARGS --mca mpi_yield_when_idle 1" \
+         --fabric "$NP netns hosts, data links shaped to $RATE" > "$OUT"' sh "${tune[@]}" \
+      2> >(grep -v 'setpgid' >&2)
+  else
+    /usr/bin/time -f "%e s wall" "${tune[@]}" --np "$np" --fabric "loopback, $np ranks on one host" \
+      > "$out/tune_$coll.json"
+  fi
   python3 - "$out/tune_$coll.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))

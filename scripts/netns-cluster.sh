@@ -3,10 +3,14 @@
 # mpirun (issue #14; Open MPI run as root, namespaces joined by veth pairs). Run as root.
 #
 #   netns-cluster.sh run N [FAULT ...] -- NCDX_ARGS...
+#   netns-cluster.sh exec N [FAULT ...] -- COMMAND...
 #
 # builds the hosts, applies the faults, runs `mpirun -np N ncdx NCDX_ARGS` from host 1 and
 # removes everything it created (by name, also on failure or Ctrl-C). Exit status: ncdx's, or
 # 77 with "SKIP: <reason>" on stderr when namespaces/mpirun are not possible here.
+# `exec` runs COMMAND once inside host 1 instead, with NCDX_MPIRUN_ARGS set to the mpirun
+# arguments that reach the N hosts (hostfile, rsh agent, btl/oob interfaces): for a tool that
+# launches its own mpirun jobs, such as `ncdx tune --backend mpi --mpirun-args "$NCDX_MPIRUN_ARGS"`.
 #
 # Each host has two links, like a real node: mgmt0 (198.18.0.i/24, MPI's control traffic) and
 # data0 (198.19.0.i/24, what NCCL_SOCKET_IFNAME=data selects and ncdx measures). Every data link
@@ -44,7 +48,8 @@ set -uo pipefail
 skip() { echo "SKIP: $*" >&2; exit 77; }
 die() { echo "netns-cluster: $*" >&2; exit 70; }
 
-[ "${1:-}" = run ] || { sed -n '2,41p' "$0" >&2; exit 64; }
+MODE="${1:-}"
+[ "$MODE" = run ] || [ "$MODE" = exec ] || { sed -n '2,45p' "$0" >&2; exit 64; }
 shift
 N="${1:-}"; shift || true
 [[ "$N" =~ ^[0-9]+$ ]] && [ "$N" -ge 2 ] && [ "$N" -le 64 ] || die "N must be 2..64"
@@ -181,9 +186,15 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 pre1="${ENV_OF[1]:-}"
 [ -n "${CPU_OF[1]:-}" ] && pre1="$pre1 echo \$\$ > /sys/fs/cgroup/cpu/${P}h1/cgroup.procs;"
 q=""; for a in "${ARGS[@]}"; do q="$q '${a//\'/\'\\\'\'}'"; done
-ip netns exec "${P}h1" unshare --uts /bin/sh -c "hostname ${HOSTNAME_OF[1]}; $pre1
-  exec mpirun -np $N --hostfile $hf --map-by node --mca plm_rsh_agent $agent \
-    --mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self --mca btl_tcp_if_include $BTL_NET \
-    -x NCCL_SOCKET_IFNAME=data -x LC_ALL=C $NCDX $q"
+MPI_ARGS="--hostfile $hf --map-by node --mca plm_rsh_agent $agent \
+--mca oob_tcp_if_include 198.18.0.0/24 --mca btl tcp,self --mca btl_tcp_if_include $BTL_NET \
+-x NCCL_SOCKET_IFNAME=data -x LC_ALL=C"
+if [ "$MODE" = exec ]; then
+  ip netns exec "${P}h1" unshare --uts /bin/sh -c "hostname ${HOSTNAME_OF[1]}; $pre1
+    export NCDX_MPIRUN_ARGS='$MPI_ARGS'; exec $q"
+else
+  ip netns exec "${P}h1" unshare --uts /bin/sh -c "hostname ${HOSTNAME_OF[1]}; $pre1
+    exec mpirun -np $N $MPI_ARGS $NCDX $q"
+fi
 rc=$?
 exit $rc
