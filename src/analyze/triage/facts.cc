@@ -1,10 +1,12 @@
 #include "analyze/triage/facts.h"
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <cstring>
 
 #include "core/semver.h"
+#include "core/strings.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -203,6 +205,71 @@ void note_own_address(std::string_view msg, std::string_view key, const ProcessF
   if (!fresh && it->second != *proc.host) it->second.clear();
 }
 
+namespace {
+// The value of NAME in an env dump ("NAME=value", "export NAME=value", "declare -x NAME=\"value\"")
+// or a list of assignments ("RANK=0 WORLD_SIZE=2 python train.py"): NAME starts the line, follows
+// "export "/"declare -x ", or follows another assignment. Not inside a sentence (NCCL's hint "you
+// can set NCCL_IB_GID_INDEX=-1 to enable automatic detection" sets nothing), and LOCAL_WORLD_SIZE=
+// is not WORLD_SIZE=.
+std::optional<std::string_view> env_value(std::string_view msg, std::string_view name) {
+  msg = core::trim(msg);
+  for (auto at = msg.find(name); at != std::string_view::npos; at = msg.find(name, at + 1)) {
+    if (at > 0) {
+      if (msg[at - 1] != ' ') continue;
+      auto before = core::trim(msg.substr(0, at));
+      auto sp = before.rfind(' ');
+      auto prev = sp == std::string_view::npos ? before : before.substr(sp + 1);
+      const bool assignment = prev.find('=') != std::string_view::npos;
+      if (!assignment && before != "export" && !before.ends_with("declare -x")) continue;
+    }
+    auto rest = msg.substr(at + name.size());
+    if (rest.empty() || rest.front() != '=') continue;
+    rest.remove_prefix(1);
+    if (!rest.empty() && (rest.front() == '"' || rest.front() == '\'')) rest.remove_prefix(1);
+    auto end = rest.find_first_of(" \t\"'");
+    return rest.substr(0, end);
+  }
+  return std::nullopt;
+}
+
+// The job's size and the IB settings forced by the environment (TopologyFacts::world_sizes,
+// ib_gid_index_env, ib_hca_env).
+FactKind env_facts(std::string_view msg, TopologyFacts& topo) {
+  auto small_int = [](std::string_view v) -> std::optional<int> {
+    if (v.empty() || v.size() > 6 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
+      return std::nullopt;
+    return std::stoi(std::string(v));
+  };
+  bool any = false;
+  auto add_world = [&](std::optional<int> w) {
+    if (w && *w > 0 && topo.world_sizes.size() < 4) topo.world_sizes.insert(*w), any = true;
+  };
+  if (auto v = env_value(msg, "WORLD_SIZE")) add_world(small_int(*v));
+  // torch/distributed/elastic/agent/server/api.py, the rendezvous result torchrun logs at INFO:
+  // "global_world_sizes=[2, 2]" (one entry per local worker, all the job's size).
+  if (auto at = msg.find("global_world_sizes=["); at != std::string_view::npos) {
+    auto rest = msg.substr(at + 20);
+    add_world(small_int(rest.substr(0, rest.find_first_of(",]"))));
+  }
+  // A setting the library echoes ("<said>value") or an env dump's NAME=value, into `out`.
+  auto setting = [&](std::string_view said, std::string_view name, std::string_view stop, std::size_t max,
+                     std::string& out) {
+    std::string_view v;
+    if (auto at = msg.find(said); at != std::string_view::npos) v = core::trim(msg.substr(at + said.size()));
+    else if (auto e = env_value(msg, name)) v = *e;
+    v = v.substr(0, std::min(v.find_first_of(stop), max));
+    if (!v.empty()) out = std::string(v), any = true;
+  };
+  setting("NCCL_IB_GID_INDEX set by environment to ", "NCCL_IB_GID_INDEX", ". \r\n", 16,
+          topo.ib_gid_index_env);                                                          // misc/param.cc
+  setting("NCCL_IB_HCA set to ", "NCCL_IB_HCA", " \r\n", 200, topo.ib_hca_env);            // transport/net_ib/init.cc
+  // vLLM utils.py find_nccl_library: logger.info("Found nccl from environment variable VLLM_NCCL_SO_PATH=%s").
+  setting("Found nccl from environment variable VLLM_NCCL_SO_PATH=", "VLLM_NCCL_SO_PATH", " \r\n", 300,
+          topo.vllm_nccl_so_path);
+  return any ? FactKind::fact : FactKind::none;
+}
+}  // namespace
+
 FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& topo) {
   // COLL lines dominate INFO+COLL logs: test them first and cheaply.
   if (auto p = msg.find(": opCount "); p != std::string_view::npos) {
@@ -318,6 +385,8 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     topo.p2p_level_env = std::string(msg.substr(at, end == std::string_view::npos ? std::string_view::npos : end - at));
     return FactKind::fact;
   }
+  if (has(msg, "WORLD_SIZE") || has(msg, "world_sizes=[") || has(msg, "NCCL_IB_") || has(msg, "NCCL_SO_PATH="))
+    return env_facts(msg, topo);
   if (has(msg, "TIMEOUT(ms): ")) {
     if (auto v = int_after(msg, "TIMEOUT(ms): ")) proc.configured_timeout_ms = *v;
     if (auto r = int_after(msg, "global rank: "); r && !proc.rank) proc.rank = static_cast<int>(*r);

@@ -139,6 +139,29 @@ struct FrTraceBlock {
   std::string text;                    // the header line
 };
 
+// One communicator of an NCCL RAS report (the `ncclras` client's text output, NCCL >= 2.24,
+// NVIDIA/nccl src/ras/client_support.cc) pasted into a log: "#0-0 (<hash>) INCOMPLETE" with the
+// ranks that sent no data ("  Rank 3 -- GPU 0 managed by process 123 on node h2"), or "#0-0 (<hash>)
+// MISMATCH" with "Communicator ranks have different <Coll> operation counts" and the ranks per count
+// ("  7 ranks have launched up to operation 12", "  Rank 3 has launched up to operation 11 -- ...").
+struct RasBlock {
+  enum class Kind { incomplete, mismatch };
+  Kind kind = Kind::incomplete;
+  std::string comm;                      // "#0-0 (f8e1a5b9c0d2e3f4)"
+  std::set<int> missing;                 // incomplete: ranks without data
+  std::string coll;                      // mismatch: the collective whose counts differ
+  struct Group {
+    long long count = 0;                 // ranks in the group ("7 ranks have ..."; 1 for a single rank)
+    long long op = 0;                    // operations launched (0: none)
+    std::set<int> ranks;                 // ranks listed (the outliers; the largest group is not listed)
+  };
+  std::vector<Group> groups;
+  std::map<int, std::string> host_of;    // rank -> "on node H"
+  std::size_t file = 0;
+  long long line = 0;
+  std::string text;                      // the block's header line
+};
+
 // A line with error evidence that no signature explains, kept for the fallback verdict (bounded:
 // the strongest few).
 struct ErrorLine {
@@ -181,6 +204,16 @@ struct TopologyFacts {
   bool ib_no_device = false;                // NET/IB : No device found
   bool verbs_missing = false;               // Failed to open libibverbs
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1
+  // The job's size from the environment: WORLD_SIZE=N in an env dump, torchrun's rendezvous result
+  // "global_world_sizes=[2, 2]" (bounded: a few values; more than one is two jobs).
+  std::set<int> world_sizes;
+  // IB settings the user forced (NCCL misc/param.cc "NCCL_IB_GID_INDEX set by environment to 3.",
+  // transport/net_ib/init.cc "NCCL_IB_HCA set to mlx5_0", or NAME=value in an env dump): an
+  // explicitly set wrong value is a configuration error, not a fabric fault.
+  std::string ib_gid_index_env, ib_hca_env;
+  // The libnccl vLLM was told to load (VLLM_NCCL_SO_PATH: vLLM utils.py find_nccl_library's
+  // "Found nccl from environment variable VLLM_NCCL_SO_PATH=%s", or an env dump).
+  std::string vllm_nccl_so_path;
   std::string p2p_level_env;                // NCCL_P2P_LEVEL set by environment to SYS (graph/paths.cc)
   bool gdr_disabled = false;                // NET/IB : GPU Direct RDMA Disabled for HCA (no peermem/DMA-BUF)
   std::map<std::string, long long> transports;  // "P2P/CUMEM" -> channel lines, "NET/IB" ...
@@ -223,6 +256,7 @@ struct ScanResult {
   std::vector<NcclTestsText> nccl_tests;            // inputs that hold an nccl-tests table
   StoreFacts store;                                 // the c10d store rendezvous as each process saw it
   std::vector<FrTraceBlock> fr_trace;               // torchfrtrace reports pasted into the input (bounded)
+  std::vector<RasBlock> ras;                        // NCCL RAS reports pasted into the input (bounded)
 };
 
 // Folds what `src` knows into `dst` (same process seen under two keys, or a rank's processes).

@@ -12,6 +12,7 @@
 #include "analyze/triage/facts.h"
 #include "analyze/triage/fingerprint.h"
 #include "analyze/triage/fr_trace_text.h"
+#include "analyze/triage/ras_report.h"
 #include "analyze/triage/store_rendezvous.h"
 
 namespace ncdx::analyze {
@@ -54,6 +55,7 @@ std::size_t Scanner::add_file(const std::string& display, const FileHints& hints
   if (!hints_.back().rank && hints_.back().local_rank) hints_.back().rank = hints_.back().local_rank;
   exit_state_.emplace_back();
   fr_trace_.emplace_back();
+  ras_.emplace_back();
   frames_.emplace_back();
   recent_.emplace_back();
   carry_.emplace_back();
@@ -178,6 +180,12 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     to.cuda_dev = w.cuda_dev;
   };
   if (!unprefixed) {
+    carry.tb_rank.reset();
+    if (p.rank && core::trim(line).starts_with("[rank")) carry.rank_line = lineno, carry.rank_line_rank = *p.rank;
+  }
+  if (unprefixed && !p.rank)
+    if (auto r = traceback_rank(carry, lineno, p)) p.rank = r;
+  if (!unprefixed) {
     // An error line of glog or a logger may continue on unprefixed lines (PyTorch prints a C++
     // exception's "what()" and "Exception raised from ..." frames after the glog prefix).
     carry.continues = p.level >= LineLevel::warn && (p.rank || p.host || p.pid);
@@ -297,6 +305,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   if (text.find("CollectiveFingerPrint(") != std::string_view::npos) read_fingerprints(text, result_.fingerprints);
   read_store_line(text, proc.rank, file, lineno, result_.store);
   read_fr_trace_line(text, file, lineno, fr_trace_[file], result_.fr_trace);
+  read_ras_line(text, file, lineno, ras_[file], result_.ras);
   reported_for_ = reported_rank(carry, p);
 
   matches_.clear();
@@ -446,6 +455,32 @@ void Scanner::emit_matches(std::size_t file, long long lineno, std::string_view 
     add_event(std::move(ev));
   }
   refine_hits(file, lineno, rank, from, to);
+}
+
+// A Python traceback without a prefix right under a "[rankN]:" line (logging's exception() with
+// a formatter that prints the rank: the record's first line has it, the traceback appended to it
+// has not - CPython Lib/logging/__init__.py Formatter.format) is that rank's: its frames (indented),
+// chained-exception separators, up to and including the exception line. Blank lines between are
+// skipped by the caller, so a gap of two lines is still the same block.
+std::optional<int> Scanner::traceback_rank(Carry& carry, long long lineno, const LinePrefix& p) {
+  const std::string_view m = p.message.empty() ? p.text : p.message;
+  const std::string_view t = core::trim(m);
+  if (t.starts_with("Traceback (most recent call last):")) {
+    if (carry.rank_line >= 0 && lineno - carry.rank_line == 1) carry.tb_rank = carry.rank_line_rank;
+    if (carry.tb_rank) carry.tb_last = lineno;
+    return carry.tb_rank;
+  }
+  if (!carry.tb_rank || lineno - carry.tb_last > 2) {
+    carry.tb_rank.reset();
+    return std::nullopt;
+  }
+  carry.tb_last = lineno;
+  const int r = *carry.tb_rank;
+  if (m.empty() || m.front() == ' ' || m.front() == '\t' || t.starts_with("During handling of the above exception,") ||
+      t.starts_with("The above exception was the direct cause "))
+    return r;
+  carry.tb_rank.reset();  // the exception line ends the block
+  return r;
 }
 
 // torch.distributed.checkpoint gathers every rank's exception and raises them on all ranks as one

@@ -11,6 +11,7 @@
 #include "analyze/logs/log_source.h"
 #include "analyze/triage/exits.h"
 #include "analyze/triage/fr_trace_text.h"
+#include "analyze/triage/ras_report.h"
 #include "analyze/triage/model.h"
 #include "knowledge/signatures.h"
 
@@ -79,6 +80,13 @@ class Scanner {
     // "Traceback (most recent call last): (RANK N)"): printer's rank (-1: none) → rank N, until the
     // exception line that ends it.
     std::vector<std::pair<int, int>> reported;
+    // Python logging's exception(): the record's line carries the formatter's "[rankN]:" prefix, the
+    // traceback it appends does not. The last such line, and the rank of the traceback under it
+    // (until its exception line).
+    long long rank_line = -1;
+    int rank_line_rank = 0;
+    std::optional<int> tb_rank;
+    long long tb_last = -1;
   };
   static constexpr int kContinuationLines = 64;       // at most this many lines inherit a prefix
   static constexpr std::size_t kMinWrappedLine = 60;  // a shorter line did not reach the wrap width
@@ -88,6 +96,7 @@ class Scanner {
   void feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
                  std::vector<TriageEvent>* new_events);
   std::optional<int> reported_rank(Carry& carry, const LinePrefix& p);
+  std::optional<int> traceback_rank(Carry& carry, long long lineno, const LinePrefix& p);
   void match_wrapped(Carry& carry, std::string_view text);
   bool prefix_spans_wrap(Carry& carry, std::string_view line);
   void emit_matches(std::size_t file, long long lineno, std::string_view line, const Who& who, ProcessFacts& proc,
@@ -138,6 +147,7 @@ class Scanner {
   std::vector<Carry> carry_;                 // per file
   std::vector<ExitBlockState> exit_state_;   // per file: the launcher block being read
   std::vector<FrTraceTextState> fr_trace_;   // per file: the torchfrtrace report block being read
+  std::vector<RasTextState> ras_;            // per file: the NCCL RAS report block being read
   std::string lower_;                        // lowercased line for the evidence scorer (reused)
   std::string clean_;                        // the cleaned line (reused)
   std::string joined_;                       // two wrapped lines joined (reused)

@@ -9,9 +9,12 @@
 #include "analyze/triage/cascade.h"
 #include "analyze/triage/catalogued.h"
 #include "analyze/triage/derived.h"
+#include "analyze/triage/elimination.h"
 #include "analyze/triage/evidence.h"
 #include "analyze/triage/fallback.h"
 #include "analyze/triage/fr_trace_text.h"
+#include "analyze/triage/ras_report.h"
+#include "analyze/triage/forced_env.h"
 #include "core/semver.h"
 #include "core/strings.h"
 #include "knowledge/error_tokens.h"
@@ -376,6 +379,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
     }
     all.push_back(from_hits(h, sig, scan.input, opts.max_evidence, scan.topology.host_of_addr, out.ranks));
     refine_by_version(all.back(), h, sig, job_classes);
+    refine_by_forced_env(all.back(), sig, scan.topology);
     infer_unclassified(all.back().finding, sigs, scan);
   }
   if (earliest_error) all[earliest_idx].score += 5;
@@ -385,6 +389,10 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   for (auto& e : extra) all.push_back(std::move(e));
   // torchfrtrace's report pasted into the log: its conclusion from dumps the input may not include.
   for (auto& f : fr_trace_findings(scan, out.ranks)) all.push_back(std::move(f));
+  // NCCL's RAS report pasted into the log: the rank behind the others, the ranks that sent no data.
+  for (auto& f : ras_findings(scan, out.ranks)) all.push_back(std::move(f));
+  // An IB setting forced by the environment that the IB failure points at (config-invalid).
+  if (auto f = ib_env_invalid(scan, sigs, all)) all.push_back(std::move(*f));
   // An nccl-tests run in the log, judged against the cost model (slow, wrong results).
   for (const auto& t : scan.nccl_tests)
     for (auto& f : judge::nccl_tests_findings(t.text, scan.input.files.at(t.file))) {
@@ -469,6 +477,12 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
             exited.insert(r);
         }
     out.verdict.culprit.ranks.assign(exited.begin(), exited.end());
+    // Two ranks, one lost its only peer, the other shows nothing: that other rank left first.
+    if (exited.empty())
+      if (auto f = only_peer_left(scan, sigs, out.ranks, out.unranked, lost_peer, out.verdict)) {
+        out.findings.push_back(std::move(out.verdict));  // what the victim printed, first below the verdict
+        out.verdict = std::move(*f);
+      }
   }
   // A verdict that names ranks and no host names their hosts when every one of them is known (the
   // culprit's host is what an operator drains or inspects).
