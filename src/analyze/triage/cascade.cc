@@ -115,6 +115,15 @@ std::map<int, std::optional<std::string>> torchrun_nodes_left(const ScanResult& 
 
 }  // namespace
 
+// A Kubeflow PyTorchJob names its pods <job>-<replica type>-<index> and gives the Master replica
+// node rank 0 (workers index + 1; kubeflow/training-operator pkg/controller.v1/pytorch envvar.go
+// and the common genPodName): global rank 0 runs in the one "-master-0" pod of the log.
+static std::optional<std::string> pytorchjob_master_pod(const ScanResult& scan) {
+  const auto& pods = scan.topology.master_pods;
+  if (pods.size() != 1) return std::nullopt;
+  return *pods.begin();
+}
+
 std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
                                   const std::map<int, ProcessFacts>& ranks, bool all_known) {
   std::set<std::string> hs;
@@ -123,6 +132,7 @@ std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& sca
     if (auto it = ranks.find(r); it != ranks.end() && it->second.host) h = it->second.host;
     else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) h = e->second.host;
     if (h && *h == "localhost") h.reset();  // torchrun's name for its own node: says nothing about which node
+    if (!h && r == 0) h = pytorchjob_master_pod(scan);
     if (h) hs.insert(*h);
     else if (all_known) return {};
   }
@@ -409,6 +419,14 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   }
 
   if (waiting.empty()) return;
+  // The torchrun agent is no rank: when it lost its own connection to the rendezvous store
+  // (RendezvousConnectionError, torch/distributed/elastic/rendezvous/c10d_rendezvous_backend.py)
+  // as the ranks lost theirs, and no rank timed out in a collective, the store's host or the path to
+  // it failed (a node gone, a load balancer's idle timeout); the ranks were not waiting for a rank.
+  if (!timed_out && std::any_of(all.begin(), all.end(), [](const ScoredFinding& sf) {
+        return sf.finding.id == "torch.elastic.rendezvous-connection";
+      }))
+    return;
 
   // 4. Ranks in a different torch.distributed call than the rest when the job failed.
   std::map<int, std::string> calls;

@@ -370,6 +370,11 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
   }
   if (has(msg, "NET/Socket : Using")) {
     parse_list_after(msg, "Using", topo.socket_ifs);
+    // "NET/Socket : Using [0]ens5:10.2.0.11<0> [1]ens6:10.3.0.11<0>" (NVIDIA/nccl
+    // src/transport/net_socket.cc, one " [%d]%s:%s" per interface): this host's own data addresses,
+    // which its peers' "Connection closed by remote peer"/"message truncated" lines name.
+    for (auto at = msg.find(" ["); at != std::string_view::npos && at + 2 < msg.size(); at = msg.find(" [", at + 2))
+      note_own_address(msg.substr(at), "]", proc, topo);
     return FactKind::fact;
   }
   if (has(msg, "NCCL_IB_DISABLE set by environment to ")) {

@@ -201,6 +201,8 @@ struct TopologyFacts {
   // NCCL's own address on each host ("Bootstrap : Using ib0:10.10.2.13<0>", "NET/IB : Using ... ;
   // OOB ib0:10.10.2.13<0>"): a peer another line names by address is that host (bounded).
   std::map<std::string, std::string> host_of_addr;
+  // Hosts named "<job>-master-0" (a Kubeflow PyTorchJob's master pod, which runs node rank 0).
+  std::set<std::string> master_pods;
   bool ib_no_device = false;                // NET/IB : No device found
   bool verbs_missing = false;               // Failed to open libibverbs
   bool ib_disabled_by_env = false;          // NCCL_IB_DISABLE set by environment to 1

@@ -146,6 +146,37 @@ bool mid_sentence(std::string_view line) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ')' || c == ',' || c == '.' || c == ':' ||
          c == ';' || c == '\'' || c == '"' || c == ']';
 }
+// CPython's report of an exception it ignored (Python/errors.c, the default unraisable hook):
+// "Exception ignored in: <function X.__del__ at 0x…>" (3.13: also "Exception ignored while …"),
+// then "Traceback (most recent call last):", the frames with their code lines, and the exception
+// line ("AttributeError: …", a dotted name then a colon), which ends it. Whether `line` (trimmed)
+// is part of one; `left` carries the state from line to line (a report cut short ends after 64).
+bool unraisable_report_line(int& left, std::string_view line) {
+  if (line.substr(0, 17) == "Exception ignored") {
+    left = 64;
+    return true;
+  }
+  if (left <= 0) return false;
+  std::size_t n = 0;
+  while (n < line.size() && (std::isalnum(static_cast<unsigned char>(line[n])) || line[n] == '_' || line[n] == '.')) ++n;
+  const bool exception_line = n > 0 && !std::isdigit(static_cast<unsigned char>(line[0])) &&
+                              (n == line.size() || line[n] == ':') && line.substr(0, 9) != "Traceback";
+  left = exception_line || line.empty() ? 0 : left - 1;
+  return true;
+}
+
+// An HTTP access-log line with a 2xx status: uvicorn's default access format (uvicorn/logging.py
+// AccessFormatter, '%(client_addr)s - "%(request_line)s" %(status_code)s', as vLLM's and SGLang's
+// OpenAI servers print it: '10.2.3.4:41122 - "POST /v1/chat/completions HTTP/1.1" 200 OK').
+bool answered_ok(std::string_view line) {
+  auto at = line.find(" HTTP/");
+  if (at == std::string_view::npos || line.find(" - \"") == std::string_view::npos) return false;
+  auto q = line.find("\" ", at);
+  if (q == std::string_view::npos || q - at > 10 || q + 4 >= line.size()) return false;
+  return line[q + 2] == '2' && std::isdigit(static_cast<unsigned char>(line[q + 3])) &&
+         std::isdigit(static_cast<unsigned char>(line[q + 4]));
+}
+
 // Whether an unprefixed line after a glog error line is part of that message. PyTorch continues a
 // C++ exception on "frame #N" lines, "Exception raised from …", the NCCL result name and "Last error:"
 // followed by NCCL's own text; a line that starts a new sentence of its own (another tool's output
@@ -236,6 +267,8 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   if (unprefixed && carry.last_nccl && p.text.substr(0, 13) == "NCCL version ") known = carry.last_nccl;
   const auto& line_host = p.host ? p.host : h.host;
   const auto line_pid = p.pid ? p.pid : h.pid;
+  if (line_host && line_host->ends_with("-master-0") && result_.topology.master_pods.size() < 4)
+    result_.topology.master_pods.insert(*line_host);
   if (line_host && line_pid)
     if (auto c = pid_index_.find(*line_pid); c != pid_index_.end() && c->second.first == *line_host)
       known = c->second.second;
@@ -286,6 +319,12 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
     carry.wrap_last = 0;
     return;
   }
+  const bool unraisable = unraisable_report_line(carry.unraisable, core::trim(text));
+  // An HTTP server that answered a request with success after an error line was still serving:
+  // what it logged before was a request's failure (a rejected prompt, a client that hung up), not
+  // the job's. Only the unexplained error lines of this file are dropped; signatures keep theirs.
+  if (!result_.error_lines.empty() && answered_ok(text))
+    std::erase_if(result_.error_lines, [&](const ErrorLine& e) { return e.file == file; });
   // Launcher exit lines (torchrun's failure block, mpirun, srun): how each rank ended.
   bool exit_line = read_exit_line(text, exit_state_[file], result_.exits);
   // srun's and mpirun's one-line exit reports behind a prefix the line reader does not strip (a
@@ -333,7 +372,8 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
         if (sigs_.all()[sig].role != knowledge::Role::context) pieces_best = std::max(pieces_best, sigs_.all()[sig].priority);
       emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events, pieces_best);
     }
-  } else if (p.level != LineLevel::info && p.level != LineLevel::warn && !exit_line && !(wrapped && carry.wrap_quiet)) {
+  } else if (p.level != LineLevel::info && p.level != LineLevel::warn && !exit_line && !(wrapped && carry.wrap_quiet) &&
+             !unraisable) {
     // A line its logger printed at INFO or WARNING level (NCCL INFO/WARN, glog I/W, Python logging
     // INFO/WARNING) is the library saying it carries on ("P2P test failed" before vLLM falls back,
     // a deprecated variable): a failure among them is a signature's business (NCCL WARN texts have

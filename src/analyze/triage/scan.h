@@ -76,6 +76,10 @@ class Scanner {
     ProcessFacts* last_nccl = nullptr;   // process of the last host:pid NCCL line of this file
     std::string cmd_host;        // host of the last pasted "$ ssh HOST ..." command (shell_host.h)
     bool cmd_host_whole = false;  // ... for every line below it, not only unprefixed ones
+    // Inside CPython's report of an exception it ignored ("Exception ignored in: <obj>", the
+    // traceback, the exception line; Python/errors.c PyErr_WriteUnraisable): the interpreter went
+    // on, so none of it is error evidence. Lines of it still to come (at most 64).
+    int unraisable = 0;
     // A traceback one process prints for another rank (torch.distributed.checkpoint's
     // "Traceback (most recent call last): (RANK N)"): printer's rank (-1: none) → rank N, until the
     // exception line that ends it.

@@ -40,8 +40,11 @@ std::string peer_host(std::string p) {
     p = p.substr(0, p.find(':'));  // host:port (an IPv6 address has several colons)
   }
   if (p == "127.0.0.1" || p == "::1" || p == "localhost" || p.rfind("::ffff:127.", 0) == 0) return {};
-  // A bare number is a rank or a count, never a host.
-  if (!p.empty() && std::all_of(p.begin(), p.end(), [](unsigned char c) { return std::isdigit(c) != 0; })) return {};
+  // A bare number is a rank or a count, never a host; digits and dots that are not four numbers
+  // are an address cut short (a terminal wrapped "192.168.10" | ".21<35819>"), no host either.
+  if (!p.empty() && std::all_of(p.begin(), p.end(), [](unsigned char c) { return std::isdigit(c) != 0 || c == '.'; }) &&
+      std::count(p.begin(), p.end(), '.') != 3)
+    return {};
   return p;
 }
 
@@ -263,6 +266,20 @@ void lend_same_class_culprits(core::Finding& verdict, const std::vector<ScoredFi
     ranks.insert(f.culprit.ranks.begin(), f.culprit.ranks.end());
     for (const auto& h : f.culprit.hosts)
       if (std::find(hosts.begin(), hosts.end(), h) == hosts.end()) hosts.push_back(h);
+  }
+  // Still none, and the verdict names one host (nvidia-smi or the kernel of that node): the ranks on
+  // that host that printed an error of their own - any class but the collective's timeouts and lost
+  // connections, which every rank prints - ran on the failed part ("CUDA error: unknown error" on
+  // the rank whose GPU nvidia-smi can no longer open).
+  if (ranks.empty() && verdict.culprit.hosts.size() == 1) {
+    const std::string& host = verdict.culprit.hosts.front();
+    for (std::size_t i = 1; i < all.size(); ++i) {
+      const auto& f = all[i].finding;
+      if (f.klass == "timeout-hang" || f.klass == "network-socket" || f.klass == "network-ib" || f.culprit.ranks.empty() ||
+          f.culprit.hosts.size() != 1 || f.culprit.hosts.front() != host)
+        continue;
+      ranks.insert(f.culprit.ranks.begin(), f.culprit.ranks.end());
+    }
   }
   verdict.culprit.ranks.assign(ranks.begin(), ranks.end());
   if (verdict.culprit.hosts.empty()) verdict.culprit.hosts = hosts;

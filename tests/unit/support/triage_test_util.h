@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "analyze/logs/log_source.h"
 #include "analyze/triage/verdict.h"
 #include "analyze/triage/scan.h"
@@ -40,6 +42,21 @@ inline analyze::TriageResult triage_text(const std::string& name, const std::str
     s.feed(f, ++n, line);
   }
   return analyze::correlate(s.finish(), signatures(), opts);
+}
+
+// Lines that are each a verdict of their own: the signature that must name it and its class
+// (the "new signatures" checks of the holdout mechanism tests).
+struct VerdictCase {
+  const char* line;
+  const char* id;
+  const char* klass;
+};
+inline void expect_verdicts(const std::vector<VerdictCase>& cases) {
+  for (const auto& c : cases) {
+    auto r = triage_text("a.log", c.line);
+    EXPECT_EQ(r.verdict.id, c.id) << c.line;
+    EXPECT_EQ(r.verdict.klass, c.klass) << c.line;
+  }
 }
 
 // A case id as a gtest parameter name ("nccl-241" -> "nccl_241").

@@ -122,7 +122,7 @@ TEST(TriageReportContext, HangOverForcedP2pLevel) {
 
 // Signatures added for holdout6 misses, each on its real text.
 TEST(TriageReportContext, NewSignatures) {
-  struct { const char* line; const char* id; const char* klass; } cases[] = {
+  ncdx::testing::expect_verdicts({
       {"[rank3]: RuntimeError: received 0 items of ancdata\n", "torch.multiprocessing.fd-passing-failed", "shm-ipc"},
       {"srun: error: Unable to create step for job 88123: More processors requested than permitted\n",
        "slurm.step-request-refused", "config-invalid"},
@@ -136,12 +136,7 @@ TEST(TriageReportContext, NewSignatures) {
       {"gpu-a07:811:902 [0] init.cc:1339 NCCL WARN Detected mixed local Net device counts across ranks (min 7, max 8). "
        "Set NCCL_IGNORE_NET_MISMATCH=1 to continue.\n",
        "nccl.init.net-device-count-skew", "network-ib"},
-  };
-  for (const auto& c : cases) {
-    auto r = triage_text("a.log", c.line);
-    EXPECT_EQ(r.verdict.id, c.id) << c.line;
-    EXPECT_EQ(r.verdict.klass, c.klass) << c.line;
-  }
+  });
   auto ssh = triage_text("a.log", "worker-3: ssh: connect to host worker-3 port 22: Connection timed out\n");
   EXPECT_TRUE(has(ssh.verdict.culprit.hosts, "worker-3"));
 }
