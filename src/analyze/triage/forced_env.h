@@ -8,7 +8,9 @@
 //    failed with %d %s, %s", 22 Invalid argument): the forced GID index is not valid for the port
 //    or the peer. NCCL prints its hint ("... when the incorrect GID index is forced by
 //    NCCL_IB_GID_INDEX", printIbModifyQpHint) after every EINVAL, forced or not, so the hint
-//    alone is no evidence: the variable has to be set.
+//    alone is no evidence: the variable has to be set. And the EINVAL has to be seen on more
+//    than one node (or on lines without a host): on one node alone it is as likely that node's
+//    empty GID entry under a cluster-wide index, its own network-ib failure.
 //  - NCCL_IB_HCA set (transport/net_ib/init.cc "NCCL_IB_HCA set to %s", or an env dump) and NCCL
 //    then found no IB device ("NET/IB : No device found."): the filter matched no HCA. With a
 //    network failure in the same log that is the verdict's cause; alone an observation (NCCL

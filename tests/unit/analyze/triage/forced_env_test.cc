@@ -19,17 +19,33 @@ const std::string kModifyQpEinval =
     "n1:2345:2410 [0] NCCL INFO HINT: To confirm and fix the problem, you can set NCCL_IB_GID_INDEX=-1 to enable "
     "automatic detection.\n";
 
-TEST(ForcedEnv, GidIndexSetAndEinvalIsConfigInvalid) {
-  auto r = ncdx::testing::triage_text(
-      "job.log", "n1:2345:2345 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 5.\n" + kModifyQpEinval);
+// The same EINVAL on a second node (n2, its own addresses).
+std::string on_n2(std::string text) {
+  for (std::size_t p = 0; (p = text.find("n1:2345:", p)) != std::string::npos; p += 2) text.replace(p, 2, "n2");
+  for (std::size_t p = 0; (p = text.find("::ffff:10.0.0.1,", p)) != std::string::npos; ++p) text.replace(p + 14, 1, "3");
+  return text;
+}
+
+TEST(ForcedEnv, GidIndexSetAndEinvalOnTwoNodesIsConfigInvalid) {
+  auto r = ncdx::testing::triage_text("job.log", "n1:2345:2345 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 5.\n" +
+                                                     kModifyQpEinval + on_n2(kModifyQpEinval));
   EXPECT_EQ(r.verdict.id, "triage.ib-env-invalid");
   EXPECT_EQ(r.verdict.klass, "config-invalid");
   EXPECT_EQ(r.verdict.culprit.component, "NCCL_IB_GID_INDEX=5");
 }
 
 TEST(ForcedEnv, GidIndexFromAnEnvDump) {
-  auto r = ncdx::testing::triage_text("job.log", "NCCL_IB_GID_INDEX=5\n" + kModifyQpEinval);
+  auto r = ncdx::testing::triage_text("job.log", "NCCL_IB_GID_INDEX=5\n" + kModifyQpEinval + on_n2(kModifyQpEinval));
   EXPECT_EQ(r.verdict.klass, "config-invalid");
+}
+
+TEST(ForcedEnv, GidIndexSetAndEinvalOnOneNodeIsThatNode) {
+  // One node's EINVAL under a cluster-wide index: as likely an empty GID entry of that node (its RoCE
+  // netdev without its IPv4 address) as a wrong setting; the node's IB failure stays the verdict.
+  auto r = ncdx::testing::triage_text(
+      "job.log", "n1:2345:2345 [0] NCCL INFO NCCL_IB_GID_INDEX set by environment to 5.\n" + kModifyQpEinval);
+  EXPECT_EQ(r.verdict.klass, "network-ib") << r.verdict.id;
+  EXPECT_NE(r.verdict.id, "triage.ib-env-invalid");
 }
 
 TEST(ForcedEnv, TheHintAloneIsNoEvidence) {
