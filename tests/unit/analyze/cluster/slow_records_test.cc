@@ -8,12 +8,23 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
+
 #include "support/outlier_names.h"
 #include "support/sweep_records.h"
 
 using namespace ncdx;
 
 namespace {
+
+// Planted faults the matrix misses, each with its reason (docs/CLUSTER.md "The sweep of
+// 2026-12-07"). A miss not listed fails the test; so does a listed one that is named now (then it
+// leaves the list), so the list stays what the rules do.
+// - 302/43: an 11 % slow link read 10.80 % under the reference in a matrix whose 5σ was 10.82 %
+//   (healthy pairs ±2 % at load 11–13): load noise against the 5σ rule, which stays (a lower k
+//   makes twice the false bandwidth suspects on the healthy records).
+const std::set<std::pair<std::string, int>> kKnownMisses = {{"cluster_sweep_8nodes_302_2026-12-07.jsonl", 43}};
 
 // Every record of kind `link_kind` (FAULT:A:B:X) or `node_kind` (FAULT:V:X): the matrix must name
 // the planted link as a slow-link or the node as a slow-node (by `metric`, when not empty).
@@ -32,6 +43,10 @@ void expect_planted_named(const std::string& link_kind, const std::string& node_
     auto o = analyze::isolate_outliers(ncdx::testing::matrix_from_pairs(r["nodes"], r["pairs"]));
     bool named = false;
     for (const auto& x : o) named = named || (x.kind == want && x.hosts == hosts && (metric.empty() || x.metric == metric));
+    if (kKnownMisses.count({name, r["trial"].get<int>()})) {
+      EXPECT_FALSE(named) << name << " trial " << r["trial"] << " is named now: take it off kKnownMisses";
+      return;
+    }
     EXPECT_TRUE(named) << name << " trial " << r["trial"] << " (" << r["faults"][0] << "): "
                        << ncdx::testing::outlier_names(o);
   });
