@@ -68,16 +68,19 @@ def plan_fault(kind, n, rng, lossy_pct=(1, 10), delay_ms=(1, 5), slow_pct=(10, 5
 
 
 def compact_pairs(net):
-    """Every pair of the matrix as [a, b, status, min Gb/s, median µs, p99 µs, stalls, retrans, segs]:
-    the raw evidence, so a later rule can be checked against the same trials."""
+    """Every pair of the matrix as [a, b, status, min Gb/s, median µs, p99 µs, stalls, retrans, segs,
+    min µs]: the raw evidence, so a later rule can be checked against the same trials. The last, the
+    fastest round trip / 2, is null from binaries before 2026-12-07 (no `latency_min_us` matrix)."""
     out, n = [], len(net["hosts"])
+    lat_min = net.get("latency_min_us")
     for a in range(n):
         for b in range(a + 1, n):
             st = net["status"][a][b] if net["status"][a][b] != "ok" else net["status"][b][a]
             bw = [x for x in (net["bandwidth_gbps"][a][b], net["bandwidth_gbps"][b][a]) if x is not None]
             out.append([a, b, st, min(bw) if len(bw) == 2 else None, net["latency_us"][a][b],
                         net["latency_p99_us"][a][b], (net.get("stalls") or [[0] * n] * n)[a][b],
-                        sum_or_none(net, "retrans", a, b), sum_or_none(net, "segs_out", a, b)])
+                        sum_or_none(net, "retrans", a, b), sum_or_none(net, "segs_out", a, b),
+                        lat_min[a][b] if lat_min else None])
     return out
 
 
@@ -135,6 +138,14 @@ def run_trial(ncdx, n, faults, budget, extra_args, timeout=900):
         extra["unconfirmed"] = [[o["kind"], o["hosts"]] for o in net["outliers"] if o.get("confirmed") is False]
         extra["confirm_pairs"] = len((net.get("confirm") or {}).get("pairs", []))
         extra["confirm_wall_s"] = (net.get("confirm") or {}).get("wall_s")
+        # What the pass measured alone, [a, b, role, status, min Gb/s, median µs]: whether a
+        # suspect stayed slow against its reference pairs can be read from the record.
+        idx = {h: i for i, h in enumerate(net["hosts"])}
+        extra["confirm"] = [[idx.get(p["hosts"][0]), idx.get(p["hosts"][1]), p["role"], p["status"],
+                             min([x for x in p.get("bandwidth_gbps") or [] if x is not None] or [None],
+                                 key=lambda x: (x is None, x)),
+                             p.get("latency_us")]
+                            for p in (net.get("confirm") or {}).get("pairs", [])]
         extra["pairs"] = compact_pairs(net)
         # The metric that named each outlier (a delay fault should be named by latency_us).
         extra["metrics"] = [[o["kind"], o["hosts"], o["metric"]] for o in net["outliers"]]

@@ -44,6 +44,10 @@ struct IsolationOptions {
   // alone (a healthy 4-namespace run on 2 cores gave one pair 36 µs against a 15 µs median); the
   // faults that matter to NCCL (congestion, retransmits, a wrong path) cost hundreds of µs or more.
   double lat_abs_us = 50;
+  // A pair slow by its median latency must be slow by its fastest round trip as well (the same
+  // three floors against the cluster's minima): a path delay moves both, scheduling noise only the
+  // median (isolation.cc). Off: the median alone, as before 2026-12-07.
+  bool latency_min_gate = true;
   // Retransmitted segments, % of those sent: over 0.5 % and 3× the reference. A healthy shaped
   // link retransmits a little (tail-loss probes and RTOs under CPU load count as retransmits):
   // a healthy 4-namespace run in CI gave one pair 0.212 % against a 0.075 % median, which the old

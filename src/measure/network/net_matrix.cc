@@ -129,6 +129,7 @@ void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t rou
   if (!rtt.empty()) {
     c.lat_median_us = percentile(rtt, 0.5);
     c.lat_p99_us = percentile(rtt, 0.99);
+    c.lat_min_us = *std::min_element(rtt.begin(), rtt.end());
   }
   for (int k = 0; k < kStreams; ++k) {
     auto bw = stream_out(s, opt.bw_bytes, end, &err);
@@ -177,7 +178,7 @@ nlohmann::json opt_j(const std::optional<double>& v) { return v ? nlohmann::json
 nlohmann::json cell_to_json(int peer, const NetCell& c) {
   nlohmann::json j = {{"peer", peer}, {"status", c.status}, {"detail", c.detail}, {"samples", c.samples}, {"stalls", c.stalls},
                       {"lat_median_us", opt_j(c.lat_median_us)}, {"lat_p99_us", opt_j(c.lat_p99_us)},
-                      {"gbps", opt_j(c.gbps)}};
+                      {"lat_min_us", opt_j(c.lat_min_us)}, {"gbps", opt_j(c.gbps)}};
   j["retrans"] = c.retrans ? nlohmann::json(*c.retrans) : nlohmann::json();
   j["segs_out"] = c.segs_out ? nlohmann::json(*c.segs_out) : nlohmann::json();
   return j;
@@ -196,6 +197,7 @@ NetCell cell_from_json(const nlohmann::json& j) {
   c.stalls = j.value("stalls", 0);
   c.lat_median_us = get_d(j, "lat_median_us");
   c.lat_p99_us = get_d(j, "lat_p99_us");
+  c.lat_min_us = get_d(j, "lat_min_us");
   c.gbps = get_d(j, "gbps");
   if (auto v = get_d(j, "retrans")) c.retrans = static_cast<std::uint32_t>(*v);
   if (auto v = get_d(j, "segs_out")) c.segs_out = static_cast<std::uint32_t>(*v);

@@ -35,6 +35,10 @@ struct NetCell {
   std::string status = "not-run";   // ok, unreachable, timeout, error, not-run, self
   std::string detail;               // why, for anything but ok
   std::optional<double> lat_median_us, lat_p99_us;  // one-way = round trip / 2 (osu convention)
+  // The fastest round trip / 2. A path delay adds to every round trip, so it moves the minimum as
+  // much as the median; scheduling on a loaded host adds to some of them, and of 100 round trips
+  // some still get the CPU at once, so the minimum stays at the path's own cost (isolation.cc).
+  std::optional<double> lat_min_us;
   std::optional<double> gbps;                        // i → j streaming
   std::optional<std::uint32_t> retrans;             // TCP retransmissions on i's socket (tcp_info)
   std::optional<std::uint32_t> segs_out;            // TCP segments i sent (tcp_info)

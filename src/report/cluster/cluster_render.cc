@@ -124,6 +124,7 @@ nlohmann::json confirm_json(const analyze::ClusterRun& run, bool timestamps) {
     nlohmann::json st = ab.status != "ok" ? ab.status : ba.status;
     pairs.push_back({{"hosts", {m.hosts[p.a], m.hosts[p.b]}}, {"role", p.role}, {"status", st},
                      {"latency_us", oj(ab.lat_median_us)}, {"latency_p99_us", oj(ab.lat_p99_us)},
+                     {"latency_min_us", oj(ab.lat_min_us)},
                      {"stalls", ab.stalls}, {"bandwidth_gbps", {oj(ab.gbps), oj(ba.gbps)}},
                      {"retrans", ab.retrans.value_or(0) + ba.retrans.value_or(0)},
                      {"segs_out", ab.segs_out.value_or(0) + ba.segs_out.value_or(0)}});
@@ -207,6 +208,7 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
            {"wall_s", timestamps ? nlohmann::json(m.wall_s) : nlohmann::json()},
            {"latency_us", matrix_json(field(m, &measure::NetCell::lat_median_us, true))},
            {"latency_p99_us", matrix_json(field(m, &measure::NetCell::lat_p99_us, true))},
+           {"latency_min_us", matrix_json(field(m, &measure::NetCell::lat_min_us, true))},
            {"bandwidth_gbps", matrix_json(field(m, &measure::NetCell::gbps, false))},
            {"retrans_pct", matrix_json(retrans_pct(m))},
            {"stalls", stall_matrix(m)},

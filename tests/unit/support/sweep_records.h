@@ -1,7 +1,7 @@
 #pragma once
 // The accuracy sweep's trial records (bench/results/cluster_sweep_*.jsonl, bench/cluster_sweep.py)
 // for the isolation tests that re-judge real evidence: each trial that kept `pairs` ([a, b, status,
-// min Gb/s, median µs, p99 µs, stalls, retransmits, segments], compact_pairs) rebuilt into a matrix.
+// min Gb/s, median µs, p99 µs, stalls, retransmits, segments, min µs (since 2026-12-07)], compact_pairs) rebuilt into a matrix.
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
@@ -27,6 +27,7 @@ inline measure::NetMatrix matrix_from_pairs(int n, const nlohmann::json& pairs) 
     ab.gbps = ba.gbps = opt(p[3]);  // the record keeps the slower direction
     ab.lat_median_us = opt(p[4]);
     ab.lat_p99_us = opt(p[5]);
+    if (p.size() > 9) ab.lat_min_us = opt(p[9]);  // [9] since 2026-12-07
     ab.stalls = p[6].is_null() ? 0 : p[6].get<int>();
     if (!p[7].is_null() && !p[8].is_null()) {  // sums of both sockets: all retransmits on one side
       ab.retrans = p[7].get<std::uint32_t>();

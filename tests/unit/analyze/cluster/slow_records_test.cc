@@ -8,29 +8,57 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+#include <sstream>
+
 #include "support/outlier_names.h"
 #include "support/sweep_records.h"
 
 using namespace ncdx;
 
-TEST(SlowRecords, PlantedSlowLinkOrNodeIsNamed) {
+namespace {
+
+// Planted faults the matrix misses, each with its reason (docs/CLUSTER.md "The sweep of
+// 2026-12-07"). A miss not listed fails the test; so does a listed one that is named now (then it
+// leaves the list), so the list stays what the rules do.
+// - 302/43: an 11 % slow link read 10.80 % under the reference in a matrix whose 5σ was 10.82 %
+//   (healthy pairs ±2 % at load 11–13): load noise against the 5σ rule, which stays (a lower k
+//   makes twice the false bandwidth suspects on the healthy records).
+const std::set<std::pair<std::string, int>> kKnownMisses = {{"cluster_sweep_8nodes_302_2026-12-07.jsonl", 43}};
+
+// Every record of kind `link_kind` (FAULT:A:B:X) or `node_kind` (FAULT:V:X): the matrix must name
+// the planted link as a slow-link or the node as a slow-node (by `metric`, when not empty).
+void expect_planted_named(const std::string& link_kind, const std::string& node_kind, const std::string& metric) {
   int trials = 0;
   ncdx::testing::for_each_sweep_record([&](const std::string& name, const nlohmann::json& r) {
     const std::string kind = r["kind"];
-    if (kind != "slowlink" && kind != "slownode") return;
+    if (kind != link_kind && kind != node_kind) return;
     ++trials;
-    // slowlink:A:B:PCT / slownode:V:PCT
     std::vector<std::string> f;
     std::stringstream ss(r["faults"][0].get<std::string>());
     for (std::string x; std::getline(ss, x, ':');) f.push_back(x);
     std::vector<std::string> hosts = {"h" + f[1] + ".c"};
-    if (kind == "slowlink") hosts.push_back("h" + f[2] + ".c");
-    const std::string want = kind == "slowlink" ? "slow-link" : "slow-node";
+    if (kind == link_kind) hosts.push_back("h" + f[2] + ".c");
+    const std::string want = kind == link_kind ? "slow-link" : "slow-node";
     auto o = analyze::isolate_outliers(ncdx::testing::matrix_from_pairs(r["nodes"], r["pairs"]));
     bool named = false;
-    for (const auto& x : o) named = named || (x.kind == want && x.hosts == hosts);
+    for (const auto& x : o) named = named || (x.kind == want && x.hosts == hosts && (metric.empty() || x.metric == metric));
+    if (kKnownMisses.count({name, r["trial"].get<int>()})) {
+      EXPECT_FALSE(named) << name << " trial " << r["trial"] << " is named now: take it off kKnownMisses";
+      return;
+    }
     EXPECT_TRUE(named) << name << " trial " << r["trial"] << " (" << r["faults"][0] << "): "
                        << ncdx::testing::outlier_names(o);
   });
-  EXPECT_GE(trials, 4);
+  EXPECT_GE(trials, 4) << link_kind << "/" << node_kind;
 }
+
+}  // namespace
+
+TEST(SlowRecords, PlantedSlowLinkOrNodeIsNamed) { expect_planted_named("slowlink", "slownode", ""); }
+
+// The delay kinds (delaylink:A:B:MS / delaynode:V:MS, 1–5 ms added round trip): the matrix must name
+// the planted link or node by latency. Seed 301 trial 12 (load 19) is why a pair that timed out
+// after its ping-pong is judged by its latency: h5↔h6 read 3.6 ms one-way, then its streams ran out
+// of the budget, and the trial named nothing.
+TEST(SlowRecords, PlantedDelayIsNamedByLatency) { expect_planted_named("delaylink", "delaynode", "latency_us"); }
