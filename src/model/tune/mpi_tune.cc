@@ -139,6 +139,7 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
         br.exhaustive_best = label(exhausted[ci].buckets[bi].chosen, algs, c);
         br.exhaustive_us = median(t_ex[b.bytes]);
         br.pct_of_exhaustive = br.tuned_us > 0 ? 100.0 * br.exhaustive_us / br.tuned_us : 0;
+        br.same_as_exhaustive = br.exhaustive_best == br.chosen;
       }
       cr.buckets.push_back(br);
     }

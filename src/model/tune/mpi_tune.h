@@ -33,6 +33,9 @@ struct BucketReport {
   double default_us = 0, tuned_us = 0, exhaustive_us = 0;  // validation medians
   double gain_vs_default = 0;                               // default / tuned
   double pct_of_exhaustive = 0;                             // 100 x exhaustive / tuned
+  // The tuned and the exhaustive rule pick the same configuration in this bucket: their validation
+  // times differ only by noise (10-35 % per bucket on a shaped TCP fabric, docs/PERFORMANCE.md).
+  bool same_as_exhaustive = false;
 };
 
 struct CollReport {

@@ -20,6 +20,7 @@ std::string render_tune_text(const model::tune::MpiTuneReport& r) {
   std::ostringstream o;
   o << "ncdx tune --backend mpi: Open MPI coll_tuned, " << r.np << " ranks, fabric: " << r.fabric << "\n";
   o << "rules file: " << r.rules_path << "\n\n";
+  bool same = false;
   for (const auto& c : r.colls) {
     o << measure::name_of(c.coll) << ": " << c.trials << " trials in " << c.launches << " jobs";
     if (r.exhaustive)
@@ -40,7 +41,8 @@ std::string render_tune_text(const model::tune::MpiTuneReport& r) {
       if (r.exhaustive) {
         row.emplace_back(b.exhaustive_best);
         row.emplace_back(num(b.exhaustive_us));
-        row.emplace_back(num(b.pct_of_exhaustive, "%.1f"));
+        row.emplace_back(num(b.pct_of_exhaustive, "%.1f") + (b.same_as_exhaustive ? " (same)" : ""));
+        same |= b.same_as_exhaustive;
       }
       t.add(row);
     }
@@ -48,6 +50,9 @@ std::string render_tune_text(const model::tune::MpiTuneReport& r) {
   }
   o << "Choices differ from the default only where the gain beat the measured noise of the search; the\n"
        "times above come from a separate validation in which default, tuned and exhaustive rules ran interleaved.\n";
+  if (same)
+    o << "(same): the tuned and the exhaustive rule are the same configuration there, so their % is the\n"
+         "validation's own noise, not a loss.\n";
   return o.str();
 }
 
@@ -63,7 +68,8 @@ nlohmann::json tune_json(const model::tune::MpiTuneReport& r, const nlohmann::js
                    {"default_us", x.default_us}, {"tuned_us", x.tuned_us}, {"gain_vs_default", x.gain_vs_default},
                    {"exhaustive_best", r.exhaustive ? nlohmann::json(x.exhaustive_best) : nlohmann::json(nullptr)},
                    {"exhaustive_us", r.exhaustive ? nlohmann::json(x.exhaustive_us) : nlohmann::json(nullptr)},
-                   {"pct_of_exhaustive", r.exhaustive ? nlohmann::json(x.pct_of_exhaustive) : nlohmann::json(nullptr)}});
+                   {"pct_of_exhaustive", r.exhaustive ? nlohmann::json(x.pct_of_exhaustive) : nlohmann::json(nullptr)},
+                   {"same_as_exhaustive", r.exhaustive ? nlohmann::json(x.same_as_exhaustive) : nlohmann::json(nullptr)}});
     colls.push_back({{"collective", std::string(measure::name_of(c.coll))}, {"trials", c.trials}, {"launches", c.launches},
                      {"exhaustive_trials", r.exhaustive ? nlohmann::json(c.exhaustive_trials) : nlohmann::json(nullptr)},
                      {"buckets", b}});
