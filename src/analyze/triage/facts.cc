@@ -236,9 +236,9 @@ std::optional<std::string_view> env_value(std::string_view msg, std::string_view
 // ib_gid_index_env, ib_hca_env).
 FactKind env_facts(std::string_view msg, TopologyFacts& topo) {
   auto small_int = [](std::string_view v) -> std::optional<int> {
-    if (v.empty() || v.size() > 6 || !std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }))
-      return std::nullopt;
-    return std::stoi(std::string(v));
+    auto n = core::parse_int(v);
+    if (!n || *n < 0 || *n > 999999) return std::nullopt;
+    return static_cast<int>(*n);
   };
   bool any = false;
   auto add_world = [&](std::optional<int> w) {

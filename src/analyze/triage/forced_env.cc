@@ -10,26 +10,24 @@
 namespace ncdx::analyze {
 namespace {
 
-// The first kept line of signature `id` whose text holds `needle` (any line when empty).
-const TriageEvent* sample_of(const ScanResult& scan, const knowledge::SignatureSet& sigs, std::string_view id,
-                             std::string_view needle) {
+// The kept lines of signature `id` whose text holds `needle` (any line when empty): the first one,
+// and the distinct hosts of all of them.
+struct Samples {
+  const TriageEvent* first = nullptr;
+  std::set<std::string> hosts;
+};
+Samples samples_of(const ScanResult& scan, const knowledge::SignatureSet& sigs, std::string_view id,
+                   std::string_view needle) {
+  Samples out;
   for (const auto& h : scan.hits) {
     if (sigs.all()[h.sig].id != id) continue;
-    for (const auto& ev : h.samples)
-      if (needle.empty() || ev.text.find(needle) != std::string::npos) return &ev;
+    for (const auto& ev : h.samples) {
+      if (!needle.empty() && ev.text.find(needle) == std::string::npos) continue;
+      if (!out.first) out.first = &ev;
+      if (ev.host) out.hosts.insert(*ev.host);
+    }
   }
-  return nullptr;
-}
-
-// The distinct hosts of the kept lines of signature `id` that hold `needle`.
-std::set<std::string> hosts_of(const ScanResult& scan, const knowledge::SignatureSet& sigs, std::string_view id,
-                               std::string_view needle) {
-  std::set<std::string> hosts;
-  for (const auto& h : scan.hits)
-    if (sigs.all()[h.sig].id == id)
-      for (const auto& ev : h.samples)
-        if (ev.host && ev.text.find(needle) != std::string::npos) hosts.insert(*ev.host);
-  return hosts;
+  return out;
 }
 
 // The highest score among failures (error or worse) of these classes; nullopt when there is none.
@@ -56,9 +54,8 @@ std::optional<ScoredFinding> ib_env_invalid(const ScanResult& scan, const knowle
     // RoCE netdev lost its IPv4 address, so the RoCE v2 IPv4 entry the cluster forces is empty
     // there: bank case holdout-roce-gid-index-empty-entry, network-ib); the log cannot tell the
     // two apart, and the node's own failure (network-ib, with NCCL's GID hint) stays the verdict.
-    const auto einval_hosts = hosts_of(scan, sigs, "nccl.ib.modify-qp-failed", "Invalid argument");
-    const TriageEvent* ev = sample_of(scan, sigs, "nccl.ib.modify-qp-failed", "Invalid argument");
-    if (ev && einval_hosts.size() != 1) {
+    const auto einval = samples_of(scan, sigs, "nccl.ib.modify-qp-failed", "Invalid argument");
+    if (const TriageEvent* ev = einval.first; ev && einval.hosts.size() != 1) {
       ScoredFinding sf;
       sf.finding = knowledge::make_finding("triage.ib-env-invalid",
                                            {{"var", "NCCL_IB_GID_INDEX"}, {"value", topo.ib_gid_index_env},
@@ -85,7 +82,7 @@ std::optional<ScoredFinding> ib_env_invalid(const ScanResult& scan, const knowle
     // case nccl-ib-hca-filter-typo-no-device is labelled so).
     if (!failed) sf.finding.severity = core::Severity::info;
     sf.finding.culprit.component = "NCCL_IB_HCA=" + topo.ib_hca_env;
-    if (const TriageEvent* ev = sample_of(scan, sigs, "nccl.ib.no-device", {}))
+    if (const TriageEvent* ev = samples_of(scan, sigs, "nccl.ib.no-device", {}).first)
       sf.finding.evidence.push_back(evidence_at(*ev, scan.input));
     sf.score = failed ? *failed + 1 : knowledge::finding_score("triage.ib-env-invalid", "hca_fallback");
     return sf;

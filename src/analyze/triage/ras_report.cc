@@ -110,11 +110,12 @@ void read_ras_line(std::string_view text, std::size_t file, long long line, RasT
     return;
   }
   // MISMATCH: a status list, then one operation-count list per collective that differs.
-  if (starts(t, "Communicator ranks have different ")) {
+  constexpr std::string_view differ = "Communicator ranks have different ";
+  if (starts(t, differ)) {
     constexpr std::string_view tail = " operation counts";
-    const bool counts = t.size() > tail.size() && t.substr(t.size() - tail.size()) == tail;
+    const bool counts = t.size() >= differ.size() + tail.size() && t.ends_with(tail);
     if (counts && b.coll.empty()) {
-      b.coll = std::string(t.substr(34, t.size() - tail.size() - 34).substr(0, 32));
+      b.coll = std::string(t.substr(differ.size(), t.size() - tail.size() - differ.size()).substr(0, 32));
     } else if (counts) {
       st.coll_done = true;  // a second collective: keep the first one's groups
     }

@@ -12,6 +12,7 @@
 #include "analyze/triage/facts.h"
 #include "analyze/triage/fingerprint.h"
 #include "analyze/triage/fr_trace_text.h"
+#include "analyze/triage/line_shapes.h"
 #include "analyze/triage/ras_report.h"
 #include "analyze/triage/store_rendezvous.h"
 
@@ -146,37 +147,6 @@ bool mid_sentence(std::string_view line) {
   return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == ')' || c == ',' || c == '.' || c == ':' ||
          c == ';' || c == '\'' || c == '"' || c == ']';
 }
-// CPython's report of an exception it ignored (Python/errors.c, the default unraisable hook):
-// "Exception ignored in: <function X.__del__ at 0x…>" (3.13: also "Exception ignored while …"),
-// then "Traceback (most recent call last):", the frames with their code lines, and the exception
-// line ("AttributeError: …", a dotted name then a colon), which ends it. Whether `line` (trimmed)
-// is part of one; `left` carries the state from line to line (a report cut short ends after 64).
-bool unraisable_report_line(int& left, std::string_view line) {
-  if (line.substr(0, 17) == "Exception ignored") {
-    left = 64;
-    return true;
-  }
-  if (left <= 0) return false;
-  std::size_t n = 0;
-  while (n < line.size() && (std::isalnum(static_cast<unsigned char>(line[n])) || line[n] == '_' || line[n] == '.')) ++n;
-  const bool exception_line = n > 0 && !std::isdigit(static_cast<unsigned char>(line[0])) &&
-                              (n == line.size() || line[n] == ':') && line.substr(0, 9) != "Traceback";
-  left = exception_line || line.empty() ? 0 : left - 1;
-  return true;
-}
-
-// An HTTP access-log line with a 2xx status: uvicorn's default access format (uvicorn/logging.py
-// AccessFormatter, '%(client_addr)s - "%(request_line)s" %(status_code)s', as vLLM's and SGLang's
-// OpenAI servers print it: '10.2.3.4:41122 - "POST /v1/chat/completions HTTP/1.1" 200 OK').
-bool answered_ok(std::string_view line) {
-  auto at = line.find(" HTTP/");
-  if (at == std::string_view::npos || line.find(" - \"") == std::string_view::npos) return false;
-  auto q = line.find("\" ", at);
-  if (q == std::string_view::npos || q - at > 10 || q + 4 >= line.size()) return false;
-  return line[q + 2] == '2' && std::isdigit(static_cast<unsigned char>(line[q + 3])) &&
-         std::isdigit(static_cast<unsigned char>(line[q + 4]));
-}
-
 // Whether an unprefixed line after a glog error line is part of that message. PyTorch continues a
 // C++ exception on "frame #N" lines, "Exception raised from …", the NCCL result name and "Last error:"
 // followed by NCCL's own text; a line that starts a new sentence of its own (another tool's output
@@ -495,58 +465,6 @@ void Scanner::emit_matches(std::size_t file, long long lineno, std::string_view 
     add_event(std::move(ev));
   }
   refine_hits(file, lineno, rank, from, to);
-}
-
-// A Python traceback without a prefix right under a "[rankN]:" line (logging's exception() with
-// a formatter that prints the rank: the record's first line has it, the traceback appended to it
-// has not - CPython Lib/logging/__init__.py Formatter.format) is that rank's: its frames (indented),
-// chained-exception separators, up to and including the exception line. Blank lines between are
-// skipped by the caller, so a gap of two lines is still the same block.
-std::optional<int> Scanner::traceback_rank(Carry& carry, long long lineno, const LinePrefix& p) {
-  const std::string_view m = p.message.empty() ? p.text : p.message;
-  const std::string_view t = core::trim(m);
-  if (t.starts_with("Traceback (most recent call last):")) {
-    if (carry.rank_line >= 0 && lineno - carry.rank_line == 1) carry.tb_rank = carry.rank_line_rank;
-    if (carry.tb_rank) carry.tb_last = lineno;
-    return carry.tb_rank;
-  }
-  if (!carry.tb_rank || lineno - carry.tb_last > 2) {
-    carry.tb_rank.reset();
-    return std::nullopt;
-  }
-  carry.tb_last = lineno;
-  const int r = *carry.tb_rank;
-  if (m.empty() || m.front() == ' ' || m.front() == '\t' || t.starts_with("During handling of the above exception,") ||
-      t.starts_with("The above exception was the direct cause "))
-    return r;
-  carry.tb_rank.reset();  // the exception line ends the block
-  return r;
-}
-
-// torch.distributed.checkpoint gathers every rank's exception and raises them on all ranks as one
-// CheckpointException whose text has a block per failed rank: "Traceback (most recent call last):
-// (RANK N)", the frames (indented), then the exception line (torch/distributed/checkpoint/api.py
-// CheckpointException.__str__, torch 2.x). The printer of that block is a messenger: its lines,
-// up to and including the exception line, are rank N's evidence.
-std::optional<int> Scanner::reported_rank(Carry& carry, const LinePrefix& p) {
-  static constexpr std::string_view kHeader = "Traceback (most recent call last): (RANK ";
-  const int printer = p.rank ? *p.rank : -1;
-  auto it = std::find_if(carry.reported.begin(), carry.reported.end(), [&](const auto& e) { return e.first == printer; });
-  if (auto at = p.text.find(kHeader); at != std::string_view::npos) {
-    std::string_view rest = p.text.substr(at + kHeader.size());
-    auto n = core::parse_int(rest.substr(0, rest.find(')')));
-    if (rest.find(')') == std::string_view::npos || !n || *n < 0 || *n > 999999) return std::nullopt;
-    if (it != carry.reported.end()) it->second = static_cast<int>(*n);
-    else if (carry.reported.size() < 64) carry.reported.emplace_back(printer, static_cast<int>(*n));
-    return static_cast<int>(*n);
-  }
-  if (it == carry.reported.end()) return std::nullopt;
-  const int n = it->second;
-  // (The caller skips empty lines, so the text is not empty.)
-  const std::string_view m = p.message.empty() ? p.text : p.message;
-  if (m.front() == ' ' || m.front() == '\t') return n;  // a frame or its code line
-  carry.reported.erase(it);  // the exception line ends the block
-  return n;
 }
 
 // Records this line's failure signatures among the file's recent ones, then marks every hit whose
