@@ -288,6 +288,18 @@ bool bracket_layer(Cursor& c, State& st, bool first) {
       return true;
     }
   }
+  // A training script's own "[rank6] step 3011 ..." (print(f"[rank{rank}] ...")): the torchrun
+  // form without its colon, followed by the message.
+  {
+    Cursor w = t;
+    int n;
+    if (w.eat("rank") && w.num(n) && w.eat(']') && w.peek() == ' ') {
+      st.rank(n);
+      w.eat(' ');
+      c = w;
+      return true;
+    }
+  }
   // "[PG ID 0 PG GUID 0(default_pg) Rank 2] "
   if (t.eat("PG ")) {
     std::size_t close = t.s.find(']', t.i);

@@ -55,12 +55,12 @@ ScoredFinding finish(core::Finding f, const RasBlock& b, const std::set<int>& cu
                      const std::map<int, ProcessFacts>& ranks) {
   f.culprit.ranks.assign(culprits.begin(), culprits.end());
   f.culprit.hosts = hosts_of(culprits, scan, ranks, /*all_known=*/true);
-  if (f.culprit.hosts.empty()) {  // the report's own "on node H"
-    std::set<std::string> hs;
-    for (int r : culprits)
-      if (auto it = b.host_of.find(r); it != b.host_of.end()) hs.insert(it->second);
-    if (hs.size() == 1 || (hs.size() > 1 && hs.size() <= culprits.size())) f.culprit.hosts.assign(hs.begin(), hs.end());
-  }
+  // The report's own "on node H" (the address RAS knows the process by) names the node as well,
+  // whatever name the rest of the log gives it (srun's host name for the same rank).
+  std::set<std::string> hs(f.culprit.hosts.begin(), f.culprit.hosts.end());
+  for (int r : culprits)
+    if (auto it = b.host_of.find(r); it != b.host_of.end()) hs.insert(it->second);
+  if (hs.size() <= culprits.size() + f.culprit.hosts.size()) f.culprit.hosts.assign(hs.begin(), hs.end());
   f.evidence.push_back(core::Evidence{scan.input.files.at(b.file), b.line, std::nullopt, std::nullopt, std::nullopt,
                                       b.text});
   const double score = knowledge::finding_score(f.id);
@@ -68,6 +68,12 @@ ScoredFinding finish(core::Finding f, const RasBlock& b, const std::set<int>& cu
 }
 
 }  // namespace
+
+bool ras_layout_line(std::string_view text) {
+  const std::string_view t = core::trim(text);
+  return t == "Errors" || t == "Warnings" ||
+         (starts(t, "Group ") && t.ends_with(" Status  Errors") && t.find(" Comms ") != std::string_view::npos);
+}
 
 void read_ras_line(std::string_view text, std::size_t file, long long line, RasTextState& st,
                    std::vector<RasBlock>& out, std::size_t max_blocks) {

@@ -27,6 +27,11 @@ struct RasTextState {
 void read_ras_line(std::string_view text, std::size_t file, long long line, RasTextState& st,
                    std::vector<RasBlock>& out, std::size_t max_blocks = 64);
 
+// A line of the report's own layout: its section headings ("Errors", "Warnings") and the
+// communicator table's column header ("... Status  Errors"). They name where failures would be
+// listed, not a failure: a healthy report has them all (client_support.cc rasClientRunComms).
+bool ras_layout_line(std::string_view text);
+
 // The findings the pasted report supports: the ranks behind the others in a communicator's
 // operation counts (nccl-ras.behind), the ranks that sent no data (nccl-ras.missing).
 std::vector<ScoredFinding> ras_findings(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks);

@@ -343,7 +343,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
       emit_matches(file, carry.wrap_line, joined_, carry.wrap_who, proc, own, matches_.size(), new_events, pieces_best);
     }
   } else if (p.level != LineLevel::info && p.level != LineLevel::warn && !exit_line && !(wrapped && carry.wrap_quiet) &&
-             !unraisable) {
+             !unraisable && !ras_layout_line(text)) {
     // A line its logger printed at INFO or WARNING level (NCCL INFO/WARN, glog I/W, Python logging
     // INFO/WARNING) is the library saying it carries on ("P2P test failed" before vLLM falls back,
     // a deprecated variable): a failure among them is a signature's business (NCCL WARN texts have

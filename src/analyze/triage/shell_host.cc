@@ -67,6 +67,19 @@ std::optional<ShellHost> shell_command_host(std::string_view text) {
     else if (host.substr(0, 5) == "node/") host = host.substr(5);
     else if (host.find('/') != std::string_view::npos) host = {};  // deployment/x, job/x: several pods
     whole = cmd[1] == "logs";
+  } else if (prog == "kubectl" && cmd.size() > 3 && cmd[1] == "describe") {
+    // `kubectl describe pod NAME` / `pod/NAME` / `node NAME`: the report (its State, Reason,
+    // Events) is that one pod's or node's. A selector or several names describe several.
+    std::size_t i = 2;
+    std::string_view kind = first_operand(cmd, i, "nl", {"--namespace", "--selector"});
+    for (; i < cmd.size() && cmd[i] != kind; ++i) {}
+    if (kind.substr(0, 4) == "pod/" || kind.substr(0, 5) == "node/") {
+      host = kind.substr(kind.find('/') + 1);
+    } else if (kind == "pod" || kind == "pods" || kind == "po" || kind == "node" || kind == "nodes" || kind == "no") {
+      host = first_operand(cmd, i + 1, "nl", {"--namespace", "--selector"});
+      for (std::size_t j = i + 1; j < cmd.size(); ++j)
+        if (cmd[j] == "-l" || cmd[j].starts_with("--selector")) host = {};
+    }
   } else if (prog == "srun" || prog == "pdsh") {
     host = node_option(cmd);
   }

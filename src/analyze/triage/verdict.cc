@@ -13,6 +13,7 @@
 #include "analyze/triage/evidence.h"
 #include "analyze/triage/fallback.h"
 #include "analyze/triage/fr_trace_text.h"
+#include "analyze/triage/killed_peer.h"
 #include "analyze/triage/ras_report.h"
 #include "analyze/triage/forced_env.h"
 #include "core/semver.h"
@@ -180,10 +181,14 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
   }
   // A cause that processes on several hosts report against one and the same peer (each sees its
   // completions fail towards 10.10.2.13): the peer is what they share, the reporters are its victims.
+  // The peer is the host that printed the address as its own, or else the address: a network
+  // transport's peer is always another node (NCCL reaches ranks on its own node over P2P/SHM), so
+  // an address that two reporting hosts share is neither of them.
+  const bool network_peer = sig.klass == "network-ib" || sig.klass == "network-socket";
   const bool shared_peer = sig.role == Role::cause && peers.size() == 1 && h.hosts.size() >= 2 &&
-                           !h.hosts.count(*peers.begin()) && host_of_addr.size() > 0 &&
-                           std::any_of(host_of_addr.begin(), host_of_addr.end(),
-                                       [&](const auto& a) { return a.second == *peers.begin(); });
+                           !h.hosts.count(*peers.begin()) &&
+                           (network_peer || std::any_of(host_of_addr.begin(), host_of_addr.end(),
+                                                        [&](const auto& a) { return a.second == *peers.begin(); }));
   if ((sig.role == Role::symptom && names_peer) || shared_peer) {
     f.culprit.hosts.assign(peers.begin(), peers.end());
     f.culprit.ranks.clear();
@@ -350,6 +355,17 @@ bool in_exit_barrier(const SignatureHits& h, const knowledge::Signature& sig, co
   return std::all_of(h.samples.begin(), h.samples.end(), [&](const TriageEvent& ev) { return files.count(ev.file) > 0; });
 }
 
+// A network warning (NCCL picked a bridge or IPoIB interface: severity warn, no failure of its
+// own) on a job whose NCCL channels all stay inside the node (P2P/SHM channel lines, none via
+// NET/...): no data went over that interface, so it is an observation, not the verdict.
+void demote_unused_network_warning(ScoredFinding& f, const TopologyFacts& topo) {
+  if (f.finding.severity != core::Severity::warn || !f.finding.klass.starts_with("network-")) return;
+  if (topo.transports.empty()) return;
+  for (const auto& [kind, n] : topo.transports)
+    if (kind.starts_with("NET") || kind.find("Net") != std::string::npos) return;
+  f.finding.severity = core::Severity::info;
+}
+
 }  // namespace
 
 TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& sigs,
@@ -421,6 +437,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   // single-node inference and the inferred verdict: a cited text beats reading the job's shape or words).
   if (auto cat = catalogued_verdict(all, scan, sigs, barrier_files)) all.push_back(std::move(*cat));
   if (auto fb = silent_single_node_exit(all, scan, sigs)) all.push_back(std::move(*fb));
+  for (auto& f : all) demote_unused_network_warning(f, scan.topology);
+  rank_kill_above_peer_errors(all);
   // Never `none` on a log that holds an error: the strongest unexplained error line, inferred.
   if (std::none_of(all.begin(), all.end(), [](const ScoredFinding& f) { return f.finding.severity >= core::Severity::warn; }))
     if (auto fb = inferred_from_error_lines(scan)) all.push_back(std::move(*fb));
