@@ -212,6 +212,23 @@ std::optional<StoreAlone> store_server_alone(const StoreFacts& s, bool agent_sto
   return a;
 }
 
+std::optional<StorePair> store_pair(const StoreFacts& s, bool agent_store, const std::set<int>& world) {
+  if (!s.server || s.clients_joined != 1 || s.clients_expected != 2) return std::nullopt;
+  if (!s.reached.empty() || s.failed.size() != 1) return std::nullopt;
+  const auto& [ep, tried] = *s.failed.begin();
+  std::optional<int> server;
+  if (s.server->ranks.size() == 1) server = *s.server->ranks.begin();
+  else if (s.server->ranks.empty() && !agent_store) server = 0;
+  if (!server) return std::nullopt;
+  std::set<int> client = tried.ranks;
+  if (client.empty() && world.size() == 2 && world.count(*server))
+    for (int r : world)
+      if (r != *server) client.insert(r);
+  if (client.size() != 1 || client.count(*server)) return std::nullopt;
+  if (world.size() > 2 || (world.size() == 2 && !world.count(*client.begin()))) return std::nullopt;
+  return StorePair{ep, *server, *client.begin(), &*s.server, &tried};
+}
+
 std::optional<int> awaited_rank(const StoreFacts& s, bool agent_store) {
   if (s.awaited.size() != 1) return std::nullopt;  // several ranks missing: the lowest is named, not all
   int r = s.awaited.begin()->first;
