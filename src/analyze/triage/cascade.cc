@@ -337,7 +337,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
 
   // A two-rank job whose two fingerprints differ: each report is the other's mirror image, no
   // majority. (Two fingerprints of a larger job, one pasted report, keep the report's ranks.)
-  if (cause_verdict && vsig->klass == "data-mismatch" && world.size() == 2 && scan.fingerprints.size() == 2 &&
+  if (cause_verdict && vsig->klass == "data-mismatch" && two_rank_job(world) && scan.fingerprints.size() == 2 &&
       scan.fingerprints.begin()->second.key() != scan.fingerprints.rbegin()->second.key()) {
     core::Finding& f = all.front().finding;
     const int a = scan.fingerprints.begin()->first, b = scan.fingerprints.rbegin()->first;

@@ -13,6 +13,8 @@ bool orderly_close(std::string_view text) {
 
 }  // namespace
 
+bool two_rank_job(const std::set<int>& world) { return world == std::set<int>{0, 1}; }
+
 std::string either_of_two(int a, int b, std::string_view about, std::string_view odd) {
   return "Ranks " + std::to_string(a) + " and " + std::to_string(b) + " disagree about " + std::string(about) +
          "; with two ranks the lines are the same whichever one " + std::string(odd) +
@@ -23,7 +25,7 @@ std::optional<PairTimeout> lost_after_timeout(const ScanResult& scan, const know
                                               const std::set<int>& world, const std::set<int>& waiting,
                                               const std::set<int>& timeout_ranks, const std::set<int>& own_cause,
                                               const std::set<int>& crashed) {
-  if (world.size() != 2 || waiting != world || timeout_ranks.size() != 1 || !own_cause.empty() || !crashed.empty())
+  if (!two_rank_job(world) || waiting != world || timeout_ranks.size() != 1 || !own_cause.empty() || !crashed.empty())
     return std::nullopt;
   const int t = *timeout_ranks.begin();
   const int l = *world.begin() == t ? *world.rbegin() : *world.begin();

@@ -16,6 +16,10 @@
 
 namespace ncdx::analyze {
 
+// The input shows a job of exactly two ranks: ranks 0 and 1 and no other (a job numbers its ranks
+// 0..N-1, so ranks 0 and 5 are a job of six at least).
+bool two_rank_job(const std::set<int>& world);
+
 // "Ranks A and B disagree about {about}; with two ranks the lines are the same whichever one
 // {odd}, so both are named: either may be it."
 std::string either_of_two(int a, int b, std::string_view about, std::string_view odd);

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "analyze/triage/pair.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -220,12 +221,10 @@ std::optional<StorePair> store_pair(const StoreFacts& s, bool agent_store, const
   if (s.server->ranks.size() == 1) server = *s.server->ranks.begin();
   else if (s.server->ranks.empty() && !agent_store) server = 0;
   if (!server) return std::nullopt;
+  if (!two_rank_job(world) || !world.count(*server)) return std::nullopt;
   std::set<int> client = tried.ranks;
-  if (client.empty() && world.size() == 2 && world.count(*server))
-    for (int r : world)
-      if (r != *server) client.insert(r);
+  if (client.empty()) client.insert(1 - *server);
   if (client.size() != 1 || client.count(*server)) return std::nullopt;
-  if (world.size() > 2 || (world.size() == 2 && !world.count(*client.begin()))) return std::nullopt;
   return StorePair{ep, *server, *client.begin(), &*s.server, &tried};
 }
 

@@ -63,7 +63,8 @@ struct StorePair {
 // two was given the wrong MASTER_ADDR/MASTER_PORT: the server listening elsewhere, or the client
 // looking elsewhere. The server is the rank its line names, else rank 0 (env://, as above; not
 // with torchrun's agent store); the client the rank its lines name, else the one other rank of
-// `world` (the job's ranks as far as the input shows them: srun's "task 1: Exited" lines count).
+// `world`, which must be exactly ranks 0 and 1 (the job's ranks as far as the input shows them:
+// srun's "task 1: Exited" lines count; pair.h two_rank_job).
 std::optional<StorePair> store_pair(const StoreFacts& s, bool agent_store, const std::set<int>& world);
 
 // The rank whose gloo address key the waiters timed out on. With the store served by rank 0's own
