@@ -22,8 +22,14 @@ SYMMETRIC_AT_2 = {
     "wrong_shape": "the two ranks' mismatch reports are each other's mirror image (no majority of two)",
     "wrong_dtype": "the two ranks' mismatch reports are each other's mirror image (no majority of two)",
     "other_collective": "each rank waits in its own collective for the other; either one entered the odd one",
+    # (when rank 0 serves the store, env://; not under torchrun: AGENT_STORE below)
     "wrong_port": "store server and its only client print the same timeouts whichever was given the wrong port",
 }
+
+# torchrun's agent serves the store (torch/distributed/run.py: TORCHELASTIC_USE_AGENT_STORE), so
+# both ranks are its clients and the one that reached it outvotes the one that did not: a wrong
+# port is decidable there. Its lines: torch.distributed.elastic's own log lines, its failure block.
+AGENT_STORE = re.compile(r"torch/distributed/elastic/|\brank\s*:\s*\d+ \(local_rank")
 
 # Faults that leave the culprit silent: it prints no error of its own, so only elimination (the
 # ranks that did report, against the ranks the job has) can name it.
@@ -60,21 +66,31 @@ def _expand(group):
     return out
 
 
-def rank_identities(paths):
-    """-> (ranks a per-line marker or a per-rank log file names, ranks a launcher report names)."""
-    per_line, launcher = set(), set()
-    files = []
+def _files(paths):
     for p in paths:
         if os.path.isdir(p):
             for root, _, names in os.walk(p):
-                # torchrun --log-dir: attempt_K/<rank>/stderr.log (one node: local rank = rank)
-                m = re.search(r"attempt_\d+/(\d+)$", root)
-                if m and any(os.path.getsize(os.path.join(root, n)) for n in names):
-                    per_line.add(int(m.group(1)))
-                files += [os.path.join(root, n) for n in names]
+                yield from (os.path.join(root, n) for n in names)
         elif os.path.isfile(p):
-            files.append(p)
-    for f in files:
+            yield p
+
+
+def _any_line(paths, rx):
+    for f in _files(paths):
+        with open(f, errors="replace") as fh:
+            if any(rx.search(line) for line in fh):
+                return True
+    return False
+
+
+def rank_identities(paths):
+    """-> (ranks a per-line marker or a per-rank log file names, ranks a launcher report names)."""
+    per_line, launcher = set(), set()
+    for f in _files(paths):
+        # torchrun --log-dir: attempt_K/<rank>/stderr.log (one node: local rank = rank)
+        m = re.search(r"attempt_\d+/(\d+)/[^/]+$", f)
+        if m and os.path.getsize(f):
+            per_line.add(int(m.group(1)))
         with open(f, errors="replace") as fh:
             for line in fh:
                 for rx in PER_LINE:
@@ -91,7 +107,7 @@ def rank_identities(paths):
 def undecidable_reason(truth, paths):
     fault, world = truth["fault"], truth["world_size"]
     culprit = set(truth.get("culprit_ranks", [truth["rank"]]))
-    if world == 2 and fault in SYMMETRIC_AT_2:
+    if world == 2 and fault in SYMMETRIC_AT_2 and not (fault == "wrong_port" and _any_line(paths, AGENT_STORE)):
         return "world 2, symmetric: " + SYMMETRIC_AT_2[fault]
     if fault == "link_drop":
         # Both ends of a dropped link time out alike, and a drop sends no reset (faults.py TRUTH).

@@ -28,6 +28,9 @@ Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank
 "culprit_ranks" where a fault takes more: a dropped link, all ranks of its host); the class is
 right when it is the fault's class or one the log cannot tell apart from it (ACCEPT below, each
 with the reason). A straggler is slow, not broken: its right answer is class `none`.
+"Decidable culprit exact" leaves out the runs whose log cannot name the culprit, by the written
+rules of decidable.py (from the truth and the log files, never from the verdict); the --min-*
+gates stay on all runs.
 Torch comes from the venv scripts/torch-venv.sh makes; without it, produce exits 77 (skip).
 """
 import argparse
