@@ -28,6 +28,9 @@ Scoring: the culprit is right when verdict.culprit.ranks is exactly [faulty rank
 "culprit_ranks" where a fault takes more: a dropped link, all ranks of its host); the class is
 right when it is the fault's class or one the log cannot tell apart from it (ACCEPT below, each
 with the reason). A straggler is slow, not broken: its right answer is class `none`.
+"Decidable culprit exact" leaves out the runs whose log cannot name the culprit, by the written
+rules of decidable.py (from the truth and the log files, never from the verdict); the --min-*
+gates stay on all runs.
 Torch comes from the venv scripts/torch-venv.sh makes; without it, produce exits 77 (skip).
 """
 import argparse
@@ -44,6 +47,8 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+
+from decidable import undecidable_reason
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 JOB = os.path.join(HERE, "job.py")
@@ -591,8 +596,12 @@ def score(args):
         want = sorted(truth.get("culprit_ranks", [truth["rank"]]))
         culprit_ok = ranks == want if truth["fault"] in CULPRIT_SCORED else None
         hosts, host_ok = score_hosts(truth, v.get("culprit", {}).get("hosts", []) or [])
+        # From the truth and the log files only (decidable.py), never from the verdict.
+        undecidable = (undecidable_reason(truth, triage_inputs_logs(run_dir, truth["launcher"]))
+                       if culprit_ok is not None else None)
         rows.append({"truth": truth, "class": klass, "ranks": ranks, "class_ok": class_ok,
-                     "culprit_ok": culprit_ok, "hosts": hosts, "host_ok": host_ok, "id": v.get("id")})
+                     "culprit_ok": culprit_ok, "hosts": hosts, "host_ok": host_ok, "id": v.get("id"),
+                     "undecidable": undecidable})
     return report(rows, args)
 
 
@@ -618,7 +627,8 @@ def pct(a, b):
 def report(rows, args):
     scored = [r for r in rows if "skipped" not in r]
     skipped = [r for r in rows if "skipped" in r]
-    by = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0])  # class ok/n, culprit ok/n, host ok/n
+    # class ok/n, culprit ok/n, host ok/n, decidable culprit ok/n
+    by = collections.defaultdict(lambda: [0, 0, 0, 0, 0, 0, 0, 0])
     conf = collections.defaultdict(collections.Counter)
     for r in scored:
         t = r["truth"]
@@ -632,14 +642,26 @@ def report(rows, args):
             if r.get("host_ok") is not None:
                 s[4] += r["host_ok"]
                 s[5] += 1
+            if r["culprit_ok"] is not None and not r.get("undecidable"):
+                s[6] += r["culprit_ok"]
+                s[7] += 1
         conf[t["klass"]][r["class"]] += 1
     lines = [f"runs: {len(rows)} ({len(skipped)} skipped" +
              (f": {skipped[0]['skipped']}" if skipped else "") + ")", "",
-             "| group | class right | culprit exact | culprit host exact |", "|---|---|---|---|"]
+             "| group | class right | culprit exact | decidable culprit exact | culprit host exact |",
+             "|---|---|---|---|---|"]
     for kind in ("fault", "launcher", "all"):
         for key in sorted(k for k in by if k[0] == kind):
             s = by[key]
-            lines.append(f"| {key[1]} | {pct(s[0], s[1])} | {pct(s[2], s[3])} | {pct(s[4], s[5])} |")
+            lines.append(f"| {key[1]} | {pct(s[0], s[1])} | {pct(s[2], s[3])} | {pct(s[6], s[7])} | {pct(s[4], s[5])} |")
+    a = by[("all", "all")]
+    lines += ["", f"decidable culprit exact: {a[6]}/{a[7]}" + (f" ({100.0 * a[6] / a[7]:.1f} %)" if a[7] else "")]
+    for kind in ("launcher", "fault"):
+        lines.append(f"  per {kind}: " + ", ".join(f"{k[1]} {by[k][6]}/{by[k][7]}"
+                                                  for k in sorted(k for k in by if k[0] == kind) if by[k][7]))
+    undec = collections.Counter(r["undecidable"] for r in scored if r.get("undecidable"))
+    lines.append(f"undecidable culprit: {sum(undec.values())}" +
+                 "".join(f"\n  {n} {why}" for why, n in sorted(undec.items(), key=lambda x: -x[1])))
     # The issue's third goal: a verdict never names a victim above the real culprit. A miss either
     # names victims only (the culprit absent), names the culprit beside others, or names no rank.
     judged = [r for r in scored if r["culprit_ok"] is False]
@@ -660,7 +682,7 @@ def report(rows, args):
         t = r["truth"]
         where = f" on {t['victim_host']} ({t['hosts']} hosts) -> hosts {r['hosts']}" if "victim_host" in t else ""
         lines.append(f"  {t['id']} {t['launcher']} {t['fault']} rank {t['rank']}/{t['world_size']}{where}: "
-                     f"{r['class']} {r['ranks']} ({r['id']})")
+                     f"{r['class']} {r['ranks']} ({r['id']})" + (" [undecidable]" if r.get("undecidable") else ""))
     print("\n".join(lines))
     if args.json:
         with open(args.json, "w") as f:

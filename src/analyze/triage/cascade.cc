@@ -7,6 +7,7 @@
 #include <set>
 #include <string>
 
+#include "analyze/triage/pair.h"
 #include "analyze/triage/store_rendezvous.h"
 #include "core/strings.h"
 #include "knowledge/findings.h"
@@ -255,6 +256,27 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     all.insert(all.begin(), std::move(sf));
     return;
   }
+  // With two ranks, the server and its only client: either may have the wrong endpoint.
+  if (auto p = store_pair(scan.store, agent_store, world)) {
+    const std::set<int> both{p->server, p->client};
+    ScoredFinding sf;
+    sf.finding = knowledge::make_finding(
+        "triage.store-endpoint-pair",
+        {{"server", rank_words({p->server})},
+         {"client", rank_words({p->client})},
+         {"endpoint", p->endpoint},
+         {"expected", "2"},
+         {"either", either_of_two(p->server, p->client, "where the c10d store is",
+                                  "was given the wrong MASTER_ADDR/MASTER_PORT")}});
+    auto& f = sf.finding;
+    f.culprit.ranks.assign(both.begin(), both.end());
+    f.culprit.hosts = hosts_of(both, scan, ranks, /*all_known=*/true);
+    f.culprit.component = "store endpoint " + p->endpoint;
+    for (const StoreSide* side : {p->server_line, p->tried}) f.evidence.push_back(store_evidence(*side, scan));
+    sf.score = all.front().score + 1;
+    all.insert(all.begin(), std::move(sf));
+    return;
+  }
   if (auto a = store_server_alone(scan.store, agent_store)) {
     std::set<int> culprit;
     if (a->server) culprit.insert(*a->server);
@@ -313,6 +335,17 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
     }
   }
 
+  // A two-rank job whose two fingerprints differ: each report is the other's mirror image, no
+  // majority. (Two fingerprints of a larger job, one pasted report, keep the report's ranks.)
+  if (cause_verdict && vsig->klass == "data-mismatch" && two_rank_job(world) && scan.fingerprints.size() == 2 &&
+      scan.fingerprints.begin()->second.key() != scan.fingerprints.rbegin()->second.key()) {
+    core::Finding& f = all.front().finding;
+    const int a = scan.fingerprints.begin()->first, b = scan.fingerprints.rbegin()->first;
+    f.culprit.ranks = {a, b};
+    f.summary = either_of_two(a, b, "the collective they run (their fingerprints differ)",
+                              "issued the odd call") + " " + f.summary;
+    return;
+  }
   if (cause_verdict) return;  // a mismatch the fingerprints could not decide keeps its ranks
 
   // 2. A rank with its own error while the others only report collective errors.
@@ -526,6 +559,22 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
                                      "(uneven data, a rank-conditional exit or return)")
                        : "reported no error" + exit_note +
                              ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
+  } else if (auto p = lost_after_timeout(scan, sigs, world, waiting, timeout_ranks, own_cause, crashed)) {
+    const std::set<int> both{p->timed_out, p->lost};
+    ScoredFinding sf;
+    sf.finding = knowledge::make_finding(
+        "triage.pair-timeout", {{"timed", rank_words({p->timed_out})},
+                                {"lost", rank_words({p->lost})},
+                                {"either", either_of_two(*both.begin(), *both.rbegin(), "which collective comes next",
+                                                         "diverged or stalled")}});
+    auto& f = sf.finding;
+    f.culprit.ranks.assign(both.begin(), both.end());
+    f.culprit.hosts = hosts_of(both, scan, ranks, /*all_known=*/true);
+    f.evidence = v.evidence;
+    if (f.evidence.size() > 4) f.evidence.resize(4);
+    sf.score = all.front().score + 1;
+    all.insert(all.begin(), std::move(sf));
+    return;
   } else {
     return;
   }

@@ -10,6 +10,9 @@
 //  3. a rank the launcher says died of a crash signal (SIGKILL, SIGSEGV, SIGABRT, SIGBUS ...);
 //  4. a rank that was in a different torch.distributed call than the others when they failed;
 //  5. the silent rank: it did not report the timeout/connection error that all others report.
+// In a job of exactly two ranks whose lines read the same whichever rank is at fault (the store
+// server and its only client, two fingerprints, a timeout and the connection its exit closed:
+// pair.h) both ranks are named, and the verdict says either may be at fault.
 // The verdict then says so in words and names that rank; the launcher's own "first observed
 // failure" stays a hint (it names the first rank to exit, most often a victim).
 #include <map>

@@ -3,6 +3,7 @@
 #include <cctype>
 #include <vector>
 
+#include "analyze/triage/pair.h"
 #include "core/strings.h"
 
 namespace ncdx::analyze {
@@ -210,6 +211,21 @@ std::optional<StoreAlone> store_server_alone(const StoreFacts& s, bool agent_sto
   else if (!agent_store) a.server = 0;
   if (a.server && a.clients.count(*a.server)) return std::nullopt;
   return a;
+}
+
+std::optional<StorePair> store_pair(const StoreFacts& s, bool agent_store, const std::set<int>& world) {
+  if (!s.server || s.clients_joined != 1 || s.clients_expected != 2) return std::nullopt;
+  if (!s.reached.empty() || s.failed.size() != 1) return std::nullopt;
+  const auto& [ep, tried] = *s.failed.begin();
+  std::optional<int> server;
+  if (s.server->ranks.size() == 1) server = *s.server->ranks.begin();
+  else if (s.server->ranks.empty() && !agent_store) server = 0;
+  if (!server) return std::nullopt;
+  if (!two_rank_job(world) || !world.count(*server)) return std::nullopt;
+  std::set<int> client = tried.ranks;
+  if (client.empty()) client.insert(1 - *server);
+  if (client.size() != 1 || client.count(*server)) return std::nullopt;
+  return StorePair{ep, *server, *client.begin(), &*s.server, &tried};
 }
 
 std::optional<int> awaited_rank(const StoreFacts& s, bool agent_store) {

@@ -49,6 +49,24 @@ struct StoreAlone {
 // (torch/distributed/rendezvous.py, _create_c10d_store: start_daemon = rank == 0).
 std::optional<StoreAlone> store_server_alone(const StoreFacts& s, bool agent_store);
 
+struct StorePair {
+  std::string endpoint;          // where the client looked for the store
+  int server = 0;                // the rank that served it ("1/2 clients joined")
+  int client = 0;                // its only client, which failed to connect there
+  const StoreSide* server_line = nullptr;
+  const StoreSide* tried = nullptr;
+};
+
+// A two-rank job whose store server saw no client ("1/2 clients joined") while its only client
+// failed to connect to one endpoint nobody reached. Unlike store_server_alone (N >= 3: the clients
+// agree among themselves, so the server is the odd one) these lines are the same whichever of the
+// two was given the wrong MASTER_ADDR/MASTER_PORT: the server listening elsewhere, or the client
+// looking elsewhere. The server is the rank its line names, else rank 0 (env://, as above; not
+// with torchrun's agent store); the client the rank its lines name, else the one other rank of
+// `world`, which must be exactly ranks 0 and 1 (the job's ranks as far as the input shows them:
+// srun's "task 1: Exited" lines count; pair.h two_rank_job).
+std::optional<StorePair> store_pair(const StoreFacts& s, bool agent_store, const std::set<int>& world);
+
 // The rank whose gloo address key the waiters timed out on. With the store served by rank 0's own
 // process (mpirun, a script: env:// makes rank 0 the TCPStore server, which blocks until every
 // client joined) the key "0" names that blocked server, not the rank that failed to come, so key 0
