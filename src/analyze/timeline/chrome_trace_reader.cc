@@ -112,9 +112,8 @@ class Reader {
     for (;;) {
       // Most events are read straight from the buffer (span_pull.h); one SpanPull gives up on
       // (cut by the buffer's end, an escape, anything odd) is read again by JsonPull from its '{'.
-      const StructIndex* index = nullptr;
-      if (std::string_view buffered = p_.buffered_object(&index); !buffered.empty()) {
-        SpanPull fast(buffered.data(), buffered.data() + buffered.size(), p_.max_string(), index);
+      if (std::string_view buffered = p_.buffered_object(); !buffered.empty()) {
+        SpanPull fast(buffered.data(), buffered.data() + buffered.size(), p_.max_string());
         Ev e;
         if (fast.next() == Tok::obj_begin && read_event(fast, e) && fast.done() && !fast.failed()) {
           p_.take_object(fast.used());

@@ -86,7 +86,6 @@ JsonPull::JsonPull(ByteSource& src, std::string name, std::size_t max_string)
 
 bool JsonPull::more() {
   if (eof_) return false;
-  index_.reset(nullptr);
   if (pos_ > 0) {
     lines_before_ += static_cast<long long>(byte_scan::count(buf_.data(), pos_, '\n'));
     consumed_ += pos_;
@@ -389,25 +388,6 @@ std::string_view JsonPull::buffered_object() {
   if (i >= len_ || buf_[i] != '{') return {};
   pos_ = i;
   return {buf_.data() + i, len_ - i};
-}
-
-std::string_view JsonPull::buffered_object(const StructIndex** index) {
-  std::string_view obj = buffered_object();
-  *index = nullptr;
-  if (obj.empty()) return obj;
-  // Indexed a step at a time from an event's '{' (never inside a string: a value is due), so the
-  // index stays small and in cache; it is started again once fewer than kAhead bytes are left in
-  // it (an event longer than that is scanned where the index stops).
-  constexpr std::size_t kStep = 64u << 10, kAhead = 4u << 10;
-  std::size_t indexed_to = index_at_ + index_.size();
-  if (index_.base() == nullptr || pos_ < index_at_ || (pos_ + kAhead > indexed_to && indexed_to < len_)) {
-    index_at_ = pos_;
-    index_.reset(buf_.data() + pos_);
-    std::size_t to = std::min(len_, pos_ + kStep);
-    index_.extend(to - pos_, to == len_);
-  }
-  if (index_.is_bracket(buf_.data() + pos_)) *index = &index_;
-  return obj;
 }
 
 void JsonPull::take_object(std::size_t n) {

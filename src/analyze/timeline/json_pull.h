@@ -13,7 +13,6 @@
 #include <vector>
 
 #include "analyze/logs/byte_source.h"
-#include "analyze/timeline/struct_index.h"
 #include "core/result.h"
 
 namespace ncdx::analyze::timeline {
@@ -42,9 +41,6 @@ class JsonPull {
   // due and the next byte after any whitespace opens an object, the buffered bytes from that '{'
   // on (the whitespace is consumed, as next() would); else empty. Nothing is read from the source.
   std::string_view buffered_object();
-  // The same, and in *index a structural index (struct_index.h) of the buffer from that '{' on,
-  // or of some KiB of it at least; valid until the next call that reads.
-  std::string_view buffered_object(const StructIndex** index);
   // Consumes the first n bytes of what buffered_object() returned, which held the whole object.
   void take_object(std::size_t n);
 
@@ -84,8 +80,6 @@ class JsonPull {
   core::Status err_;
   bool failed_ = false;
   bool just_opened_ = false;
-  StructIndex index_;
-  std::size_t index_at_ = 0;        // buffer offset of index_.base(); index_ is empty after more()
 };
 
 // A ByteSource over bytes in memory (tests, fuzz targets).

@@ -19,7 +19,6 @@
 #include "analyze/timeline/decimal_fast.h"
 #include "analyze/timeline/json_bytes.h"
 #include "analyze/timeline/json_pull.h"  // Tok
-#include "analyze/timeline/struct_index.h"
 
 namespace ncdx::analyze::timeline {
 
@@ -61,14 +60,8 @@ class KeyGuess {
 class SpanPull {
  public:
   static constexpr int kDepth = 32;  // deeper values are left to JsonPull
-  // `index`, when given, indexes the bytes from at or before `begin` (struct_index.h): string
-  // ends and skipped containers are found from it; where it stops short the bytes are scanned.
-  SpanPull(const char* begin, const char* end, std::size_t max_string, const StructIndex* index = nullptr)
-      : begin_(begin), p_(begin), end_(end), max_string_(max_string), index_(index) {
-    // A skip walks only the brackets: it can leave out JsonPull's length test of each string
-    // inside only when no string in the index can be longer than max_string.
-    if (index_ && (!index_->covers(begin) || index_->size() > max_string_)) index_ = nullptr;
-  }
+  SpanPull(const char* begin, const char* end, std::size_t max_string)
+      : begin_(begin), p_(begin), end_(end), max_string_(max_string) {}
 
   Tok next();
   // next(), where a key is due and `guess` is likely: its bytes are compared, not scanned.
@@ -127,17 +120,6 @@ class SpanPull {
   Tok value_token(char c);
   Tok string(bool is_key);
   Tok number_token();
-  // The closing quote (or a backslash, or end_) of a string whose body goes on at `from`.
-  const char* long_string_end(const char* from) const {
-    if (index_) {
-      if (const char* q = index_->next_quote(from); q && q < end_) {
-        // A backslash before it: found by the scan (the caller gives up on an escape).
-        return index_->has_backslash(from, q) ? byte_scan::find_quote_or_backslash(from, end_) : q;
-      }
-    }
-    return byte_scan::find_quote_or_backslash(from, end_);
-  }
-  bool skip_indexed();
   Tok literal(std::string_view word, Tok t);
   Tok open(char c);
   Tok close(char c);
@@ -160,7 +142,6 @@ class SpanPull {
   const char* p_;
   const char* end_;
   std::size_t max_string_;
-  const StructIndex* index_;
   char stack_[kDepth] = {};
   int depth_ = 0;
   Want want_ = Want::value;
@@ -219,7 +200,7 @@ inline Tok SpanPull::string(bool is_key) {
   const char* q = nullptr;
   if (end_ - body >= 16) {
     q = byte_scan::find_quote_or_backslash_16(body);
-    if (!q) q = long_string_end(body + 16);  // a long string: on from there
+    if (!q) q = byte_scan::find_quote_or_backslash(body + 16, end_);  // a long string: on from there
   } else {
     q = byte_scan::find_quote_or_backslash(body, end_);
   }
@@ -275,7 +256,6 @@ inline bool SpanPull::skip() {
   if (failed_) return false;
   if (!just_opened_) return true;
   just_opened_ = false;
-  if (index_ && skip_indexed()) return !failed_;
   std::size_t depth = 1;
   for (;;) {
     p_ = byte_scan::find_quote_or_bracket(p_, end_);
@@ -302,28 +282,6 @@ inline bool SpanPull::skip() {
     } else if (--depth == 0) {
       if (stack_[depth_ - 1] != (c == '}' ? '{' : '[')) return give_up(), false;
       --depth_;
-      after_value(Tok::null);
-      return true;
-    }
-  }
-}
-
-// skip() by the index's brackets, the same walk without a look at the bytes in between (the
-// strings are where JsonPull would find them, struct_index.h). False when the index ends first
-// (the caller scans instead); true when done or given up.
-inline bool SpanPull::skip_indexed() {
-  std::size_t depth = 1;
-  for (const char* at = p_;;) {
-    const char* b = index_->next_bracket(at);
-    if (!b || b >= end_) return false;
-    char c = *b;
-    at = b + 1;
-    if (c == '{' || c == '[') {
-      if (++depth > json_bytes::kMaxDepth) return give_up(), true;
-    } else if (--depth == 0) {
-      if (stack_[depth_ - 1] != (c == '}' ? '{' : '[')) return give_up(), true;
-      --depth_;
-      p_ = at;
       after_value(Tok::null);
       return true;
     }
