@@ -3,7 +3,8 @@
 // number spelling, raw control bytes and UTF-8, never stricter, except its 512 nesting limit).
 // Also skip() at every container must land on the same end. And the in-buffer reader (SpanPull,
 // span_pull.h) against JsonPull: where it reads an object to its end, the very same tokens, texts,
-// number bits and bytes used (a guess of the next key on every other call, value() on every third).
+// number bits and bytes used (a guess of the next key on every other call, value() on every third);
+// and its member walk (SpanPull::members) against JsonPull's next() + value() per member.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -63,10 +64,45 @@ static void span_vs_pull(std::string_view in) {
   if (a != b || slow.offset() != fast.used()) std::abort();
 }
 
+// SpanPull::members() (the walk of an args object in one pass) against JsonPull's next() + value()
+// per member, on the object at `in`'s start: where it reads it, the same members and bytes.
+static void members_vs_pull(std::string_view in) {
+  SpanPull fast(in.data(), in.data() + in.size(), 1 << 16);
+  if (fast.next() != Tok::obj_begin) return;
+  std::size_t opened = fast.used();
+  std::string a, b;
+  auto put = [](std::string& out, std::string_view k, Tok t, std::string_view v) {
+    out.append(k).push_back('\0');
+    out += static_cast<char>('A' + static_cast<int>(t));
+    if (t == Tok::num || t == Tok::str) out.append(v).push_back('\0');
+  };
+  if (!fast.members([&](std::string_view k, Tok t, std::string_view v) { return put(a, k, t, v), true; })) {
+    if (fast.used() != opened) std::abort();  // nothing consumed when it stops
+    return;
+  }
+  MemorySource src(in);
+  JsonPull slow(src, "fuzz.json", 1 << 16);
+  if (slow.next() != Tok::obj_begin) std::abort();
+  for (;;) {
+    Tok k = slow.next();
+    if (k == Tok::obj_end) break;
+    if (k != Tok::key) std::abort();  // JsonPull refused what members() read
+    std::string key(slow.text());
+    Tok t = slow.value();
+    if (t == Tok::error) std::abort();
+    put(b, key, t, slow.text());
+  }
+  if (a != b || slow.offset() != fast.used()) std::abort();
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > (1u << 16)) return 0;
   std::string_view in(reinterpret_cast<const char*>(data), size);
   span_vs_pull(in);
+  // At every '{' (at most 64): the objects inside an input are where its edits are.
+  int objects = 0;
+  for (std::size_t at = in.find('{'); at != std::string_view::npos && objects < 64; at = in.find('{', at + 1), ++objects)
+    members_vs_pull(in.substr(at));
   bool pull = walk(in, false);
   bool skipped = walk(in, true);
   // nlohmann's lexer takes a NUL byte as the end of input ("true\0garbage" is accepted as true),

@@ -81,10 +81,17 @@ bool interesting_args(const Ev& e) {
     case Name::unknown: return true;  // args before name: read them, decide later
     case Name::nccl_kernel: case Name::record_param_comms: case Name::gloo: case Name::c10d:
       return true;
+    default: return e.cat == Cat::ray_task || e.cat == Cat::unknown || correlation_only(e);
+  }
+}
+
+bool correlation_only(const Ev& e) {
+  switch (e.name) {
+    case Name::unknown: case Name::nccl_kernel: case Name::record_param_comms: case Name::gloo: case Name::c10d:
+      return false;
     default:
       // GPU activities and their launches: only "correlation" is read (HTA's step filter).
-      return e.cat == Cat::ray_task || e.cat == Cat::unknown || e.cat == Cat::kernel || e.cat == Cat::memcpy ||
-             e.cat == Cat::memset || e.cat == Cat::runtime;
+      return e.cat == Cat::kernel || e.cat == Cat::memcpy || e.cat == Cat::memset || e.cat == Cat::runtime;
   }
 }
 

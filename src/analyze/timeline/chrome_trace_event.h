@@ -53,6 +53,8 @@ struct Ev {
 void classify_name(Ev& e, std::string_view n, StringTable& strings);
 // Whether the event's "args" object holds anything the analysis reads.
 bool interesting_args(const Ev& e);
+// Whether of those args only "correlation" is read: a GPU activity or a launch, nothing more.
+bool correlation_only(const Ev& e);
 // A stable id for a string pid/tid (Ray writes names), never colliding with a small OS id.
 std::int64_t hash_id(std::string_view s);
 

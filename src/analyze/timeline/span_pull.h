@@ -86,6 +86,8 @@ class SpanPull {
     return 0;
   }
   bool skip();
+  template <class OnMember>
+  bool members(OnMember&& on);  // see below
   Tok value() {
     Tok t = next();
     if ((t == Tok::obj_begin || t == Tok::arr_begin) && !skip()) return Tok::error;
@@ -121,6 +123,9 @@ class SpanPull {
   Tok string(bool is_key);
   Tok number_token();
   Tok literal(std::string_view word, Tok t);
+  // After the opening bracket `opener`, from `at`: the byte after its matching end, as skip()
+  // finds it; nullptr where skip() gives up.
+  const char* skip_body(const char* at, char opener) const;
   Tok open(char c);
   Tok close(char c);
   // As JsonPull::after_value: the ',' and one space after a value are taken at once.
@@ -256,36 +261,115 @@ inline bool SpanPull::skip() {
   if (failed_) return false;
   if (!just_opened_) return true;
   just_opened_ = false;
+  const char* after = skip_body(p_, stack_[depth_ - 1]);
+  if (!after) return give_up(), false;
+  --depth_;
+  p_ = after;
+  after_value(Tok::null);
+  return true;
+}
+
+inline const char* SpanPull::skip_body(const char* at, char opener) const {
   std::size_t depth = 1;
   for (;;) {
-    p_ = byte_scan::find_quote_or_bracket(p_, end_);
-    if (p_ == end_) return give_up(), false;
-    char c = *p_;
+    at = byte_scan::find_quote_or_bracket(at, end_);
+    if (at == end_) return nullptr;
+    char c = *at;
     if (c == '"') {
-      const char* body = p_ + 1;
-      const char* at = body;
+      const char* body = at + 1;
       for (;;) {
-        const char* h = byte_scan::find_quote_or_backslash(at, end_);
-        if (h == end_ || (*h == '\\' && h + 1 == end_)) return give_up(), false;
+        const char* h = byte_scan::find_quote_or_backslash(at + 1, end_);
+        if (h == end_ || (*h == '\\' && h + 1 == end_)) return nullptr;
         if (*h == '"') {
-          if (static_cast<std::size_t>(h - body) > max_string_) return give_up(), false;
-          p_ = h + 1;
+          if (static_cast<std::size_t>(h - body) > max_string_) return nullptr;
+          at = h + 1;
           break;
         }
-        at = h + 2;
+        at = h + 1;  // the backslash; the byte after it is jumped by the next search's + 1
       }
       continue;
     }
-    ++p_;
+    ++at;
     if (c == '{' || c == '[') {
-      if (++depth > json_bytes::kMaxDepth) return give_up(), false;
+      if (++depth > json_bytes::kMaxDepth) return nullptr;
     } else if (--depth == 0) {
-      if (stack_[depth_ - 1] != (c == '}' ? '{' : '[')) return give_up(), false;
-      --depth_;
-      after_value(Tok::null);
-      return true;
+      return opener == (c == '}' ? '{' : '[') ? at : nullptr;
     }
   }
+}
+
+// The members of the object just opened, straight from the bytes: the key, then the value as
+// value() reads it (a container skipped whole), each handed to on(key, token, text) — a number's
+// or string's text, empty for others; on() returns false to stop. The grammar is next()'s and
+// value()'s (any whitespace between tokens, ',' between members, no ',' before the '}'). Returns
+// true when the object was read to its '}' (consumed, as after skip()); false, with nothing
+// consumed, where on() stopped, at anything next() or value() would give up on, and when the last
+// token was not the object's '{' — the caller then reads the object token by token.
+template <class OnMember>
+bool SpanPull::members(OnMember&& on) {
+  if (failed_ || !just_opened_ || want_ != Want::key_or_end) return false;
+  const char* q = p_;
+  auto ws = [&] {
+    while (q < end_ && json_bytes::is_ws(*q)) ++q;
+    return q < end_;
+  };
+  // A string's closing quote from its opening one at q; nullptr on an escape, the bytes' end, or
+  // a string longer than max_string (string() gives up on each).
+  auto string_end = [&]() -> const char* {
+    const char* body = q + 1;
+    const char* e = end_ - body >= 16 ? byte_scan::find_quote_or_backslash_16(body) : nullptr;
+    if (!e) e = byte_scan::find_quote_or_backslash(end_ - body >= 16 ? body + 16 : body, end_);
+    if (e == end_ || *e == '\\' || static_cast<std::size_t>(e - body) > max_string_) return nullptr;
+    return e;
+  };
+  if (!ws()) return false;
+  if (*q != '}') {
+    for (;;) {
+      if (*q != '"') return false;
+      const char* e = string_end();
+      if (!e) return false;
+      std::string_view key(q + 1, static_cast<std::size_t>(e - q - 1));
+      q = e + 1;
+      if (!ws() || *q != ':') return false;
+      ++q;
+      if (!ws()) return false;
+      char c = *q;
+      Tok t;
+      std::string_view text;
+      if (c == '"') {
+        if (!(e = string_end())) return false;
+        text = std::string_view(q + 1, static_cast<std::size_t>(e - q - 1));
+        q = e + 1;
+        t = Tok::str;
+      } else if ((c >= '0' && c <= '9') || c == '-') {
+        std::size_t n = byte_scan::number_run(q, end_);
+        if (n == static_cast<std::size_t>(end_ - q) || n > json_bytes::kMaxNumber) return false;
+        text = std::string_view(q, n);
+        q += n;
+        t = Tok::num;
+      } else if (c == '{' || c == '[') {
+        if (depth_ >= kDepth || !(q = skip_body(q + 1, c))) return false;  // open()'s limit, then skip()
+        t = c == '{' ? Tok::obj_begin : Tok::arr_begin;
+      } else {
+        std::string_view word = c == 't' ? "true" : c == 'f' ? "false" : c == 'n' ? "null" : "";
+        if (word.empty() || static_cast<std::size_t>(end_ - q) < word.size() || std::string_view(q, word.size()) != word)
+          return false;
+        q += word.size();
+        t = c == 't' ? Tok::tru : c == 'f' ? Tok::fals : Tok::null;
+      }
+      if (!on(key, t, text)) return false;
+      if (!ws()) return false;
+      if (*q == '}') break;
+      if (*q != ',') return false;
+      ++q;
+      if (!ws()) return false;
+    }
+  }
+  // q is at the object's '}'.
+  p_ = q;
+  just_opened_ = false;
+  close('}');
+  return true;
 }
 
 }  // namespace ncdx::analyze::timeline

@@ -75,6 +75,48 @@ Outcome compare(const std::string& text, bool skip_odd) {
   return o;
 }
 
+// SpanPull::members() on the object at every '{' of `text` against JsonPull's next() + value() per
+// member: where it reads the object, the same keys, tokens, texts and bytes used, and JsonPull
+// takes it without error; where it does not, nothing is consumed. Returns how many it read.
+int compare_members(const std::string& text) {
+  int read = 0;
+  for (std::size_t at = text.find('{'); at != std::string::npos; at = text.find('{', at + 1)) {
+    std::string_view obj(text.data() + at, text.size() - at);
+    SpanPull fast(obj.data(), obj.data() + obj.size(), 1 << 16);
+    if (fast.next() != Tok::obj_begin) continue;
+    std::string fast_toks;
+    bool ok = fast.members([&](std::string_view k, Tok t, std::string_view v) {
+      fast_toks += std::string(k) + "|" + std::to_string(static_cast<int>(t)) + "|" +
+                   (t == Tok::num || t == Tok::str ? std::string(v) : "") + "|";
+      return true;
+    });
+    if (!ok) {
+      EXPECT_EQ(fast.used(), 1u) << obj;
+      continue;
+    }
+    ++read;
+    MemorySource src(obj);
+    JsonPull slow(src, "t.json", 1 << 16);
+    std::string slow_toks;
+    EXPECT_EQ(slow.next(), Tok::obj_begin);
+    for (;;) {
+      Tok k = slow.next();
+      if (k != Tok::key) {
+        EXPECT_EQ(k, Tok::obj_end) << slow.error().message() << "\n" << obj;
+        break;
+      }
+      std::string key(slow.text());
+      Tok t = slow.value();
+      slow_toks += key + "|" + std::to_string(static_cast<int>(t)) + "|" +
+                   (t == Tok::num || t == Tok::str ? std::string(slow.text()) : "") + "|";
+    }
+    EXPECT_EQ(slow_toks, fast_toks) << obj;
+    EXPECT_EQ(slow.offset(), fast.used()) << obj;
+    EXPECT_TRUE(fast.done() && !fast.failed()) << obj;
+  }
+  return read;
+}
+
 const std::vector<std::string> kSeeds = {
     R"({"ph": "X", "cat": "kernel", "name": "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", "pid": 0, "tid": 7, "ts": 1700000000205.153, "dur": 198.998, "args": {"External id": 3, "queued": 0, "device": 0, "context": 1, "stream": 7, "correlation": 2, "registers per thread": 168, "shared memory": 213248, "blocks per SM": 1.0, "warps per SM": 12.0, "grid": [132, 1, 1], "block": [384, 1, 1], "est. achieved occupancy %": 19}},)",
     R"({"ph": "X", "cat": "cpu_op", "name": "record_param_comms", "pid": 1, "tid": 1, "ts": 1100, "dur": 5,
@@ -91,6 +133,28 @@ TEST(SpanPull, SameTokensAsJsonPullOnTraceEvents) {
     for (bool skip_odd : {false, true}) done += compare(s, skip_odd).span_done ? '1' : '0';
   // Read to the end unless a token has an escape or a number needs from_chars (the fifth).
   EXPECT_EQ(done, "1111111100");
+}
+
+TEST(SpanPull, MembersAsNextAndValue) {
+  std::string read;
+  for (const std::string& s : kSeeds) read += std::to_string(compare_members(s));
+  // Objects read per seed: the kernel event and its args; the comms event and its args; the flow
+  // event; the four objects of the fourth; none of the fifth (a string with an escape).
+  EXPECT_EQ(read, "22140");
+  // A member walk that stops is the caller's: nothing consumed, the object still readable.
+  std::string text = R"({"a": 1, "correlation": 7, "b": [1, {"c": "}"}]})";
+  SpanPull p(text.data(), text.data() + text.size(), 1 << 16);
+  ASSERT_EQ(p.next(), Tok::obj_begin);
+  EXPECT_FALSE(p.members([](std::string_view k, Tok, std::string_view) { return k != "correlation"; }));
+  EXPECT_EQ(p.used(), 1u);
+  std::string seen;
+  EXPECT_TRUE(p.members([&](std::string_view k, Tok t, std::string_view v) {
+    seen += std::string(k) + "=" + std::to_string(static_cast<int>(t)) + ":" + std::string(v) + ";";
+    return true;
+  }));
+  EXPECT_EQ(seen, "a=6:1;correlation=6:7;b=2:;");
+  EXPECT_TRUE(p.done());
+  EXPECT_EQ(p.used(), text.size());
 }
 
 TEST(SpanPull, KeyGuessMatchesOnlyTheWholeKey) {
@@ -142,6 +206,7 @@ TEST(SpanPull, EditedEventsNeverDiffer) {
   for (const std::string& seed : kSeeds) {
     for (std::size_t cut = 0; cut <= seed.size(); ++cut)
       for (bool skip_odd : {false, true}) compare(seed.substr(0, cut), skip_odd);
+    for (std::size_t cut = 0; cut <= seed.size(); ++cut) compare_members(seed.substr(0, cut));
     for (int k = 0; k < 3000; ++k) {
       std::string s = seed;
       for (int edits = 1 + k % 3; edits > 0; --edits) {
@@ -156,6 +221,7 @@ TEST(SpanPull, EditedEventsNeverDiffer) {
         if (s.empty()) s = "{";
       }
       compare(s, k % 2 == 1);
+      compare_members(s);
     }
   }
 }
