@@ -40,3 +40,7 @@ ncdx_golden(timeline bad_unnamed_nccl_tests 65 STDERR_MATCH "ncdx timeline: .*do
             ARGS timeline ${_tl_data}/model/judge/eugene-dgxh100-4gpu.txt)
 ncdx_golden(timeline bad_spec 64 STDERR_MATCH "ncdx timeline: "
             ARGS timeline ${_tl_data}/model/judge/dstack-lambda-b200-2node.txt --spec nodes=2,gpus=8,gpu=B200,nic=fast)
+
+# Ray: a real ray.timeline() of a job with one slow worker (skips without scripts/ray-venv.sh's venv).
+add_test(NAME timeline.ray_straggler COMMAND bash ${_tl}/ray_straggler.sh $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR})
+set_tests_properties(timeline.ray_straggler PROPERTIES LABELS "timeline;slow" SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL ON)

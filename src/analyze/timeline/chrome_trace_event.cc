@@ -17,6 +17,9 @@ Cat classify_cat(std::string_view c) {
   if (c == "gpu_memset" || c == "Memset") return Cat::memset;
   // Ray (FORMAT.md §1): cat is the profile event name; "task:execute" is the work itself.
   if (c == "task:execute") return Cat::ray_task;
+  // ray.timeline() of Ray 2.60 (ray/_private/state.py chrome_tracing_dump, GCS path): the whole
+  // task is a span of cat "task::<function>", the only event that names the function.
+  if (c.rfind("task::", 0) == 0) return Cat::ray_task_span;
   if (c == "task" || c.rfind("task:", 0) == 0 || c == "worker_idle" || c == "ray.get" || c == "ray.put" ||
       c == "ray.wait" || c == "submit_task" || c == "wait_for_function" || c == "fetch_and_run_function" ||
       c == "register_remote_function")
@@ -81,7 +84,7 @@ bool interesting_args(const Ev& e) {
     case Name::unknown: return true;  // args before name: read them, decide later
     case Name::nccl_kernel: case Name::record_param_comms: case Name::gloo: case Name::c10d:
       return true;
-    default: return e.cat == Cat::ray_task || e.cat == Cat::unknown || correlation_only(e);
+    default: return e.cat == Cat::ray_task || e.cat == Cat::ray_task_span || e.cat == Cat::unknown || correlation_only(e);
   }
 }
 

@@ -21,7 +21,7 @@ int rank_from_file_name(std::string_view path);
 
 namespace chrome {
 
-enum class Cat : std::uint8_t { unknown, kernel, memcpy, memset, cpu_op, user_annotation, gpu_annotation, runtime, ray_task, ray_other, other };
+enum class Cat : std::uint8_t { unknown, kernel, memcpy, memset, cpu_op, user_annotation, gpu_annotation, runtime, ray_task, ray_task_span, ray_other, other };
 enum class Name : std::uint8_t { unknown, other, nccl_kernel, record_param_comms, gloo, c10d, nccl_annotation, profiler_step };
 
 Cat classify_cat(std::string_view c);
@@ -35,6 +35,7 @@ struct Ev {
   double ts = 0, dur = 0;
   bool has_ts = false, has_dur = false;
   std::int64_t pid = 0, tid = 0;
+  std::uint32_t pid_name = 0, tid_name = 0;  // StringTable ids when pid/tid are strings (Ray)
   // args
   std::uint32_t arg_coll = 0, pg = 0, func = 0;
   std::int64_t in_nelems = -1, seq = -1, dims_elems = -1, corr = -1;

@@ -25,18 +25,17 @@ void RankFiling::take(Ev& e, bool array_form) {
   if (std::fabs(e.ts) > 9e15 || e.dur > 9e15) return skip("\"ts\" or \"dur\" out of range");
   Ns start = std::llround(e.ts * 1000.0);
   Ns end = start + std::llround(e.dur * 1000.0);
-  if (array_form && (e.cat == Cat::ray_task || e.cat == Cat::ray_other)) {
+  if (array_form && (e.cat == Cat::ray_task || e.cat == Cat::ray_task_span || e.cat == Cat::ray_other)) {
     ray_ = true;
-    if (e.cat == Cat::ray_task) {
+    if (e.cat == Cat::ray_task || e.cat == Cat::ray_task_span) {
       auto& w = workers_[{e.pid, e.tid}];
+      w.pid_name = e.pid_name;
+      w.tid_name = e.tid_name;
+      (e.cat == Cat::ray_task ? w.tasks.tasks : w.tasks.spans).push_back({start, end, e.func});
+      if (e.cat == Cat::ray_task_span) return;
       add_span(w.compute, start, end);
       w.first = std::min(w.first, start);
       w.last = std::max(w.last, end);
-      CommOp op;
-      // A Ray task's "arrival" is its end: the driver's ray.get waits for the last worker.
-      op.start = op.end = end;
-      op.coll = e.func;
-      w.tasks.push_back(op);
     }
     return;
   }
@@ -169,16 +168,19 @@ void RankFiling::finish(const std::string& file, const DistInfo& dist, TraceSet&
     std::stable_sort(v.begin(), v.end(), [](const CommOp& a, const CommOp& b) { return a.start < b.start; });
   };
   if (ray_) {
-    int idx = 0;
+    std::vector<ray::Worker> ws;
+    std::vector<RankTrace> rs;
     for (auto& [key, w] : workers_) {
+      if (w.tasks.tasks.empty()) continue;  // a worker with task spans only: nothing executed
       RankTrace r;
-      r.rank = idx++;
+      r.rank = static_cast<int>(rs.size());
       r.file = file;
       r.format = "ray";
-      r.rank_from = "ray worker (pid " + std::to_string(key.first) + ", tid " + std::to_string(key.second) + ")";
+      // ray.timeline() writes the node's address and "worker:<id>" (the id the worker logs);
+      // the dashboard's timeline writes small indexes.
+      r.rank_from = w.tid_name != 0 ? "ray " + out.strings.name(w.tid_name) + " on " + out.strings.name(w.pid_name)
+                                    : "ray worker (pid " + std::to_string(key.first) + ", tid " + std::to_string(key.second) + ")";
       r.comm_source = CommSource::ray_task;
-      r.comm = std::move(w.tasks);
-      sort_ops(r.comm);
       r.compute = std::move(w.compute);
       normalise(r.compute);
       r.first = w.first;
@@ -186,8 +188,11 @@ void RankFiling::finish(const std::string& file, const DistInfo& dist, TraceSet&
       r.events = events_;
       r.skipped = skipped_;
       r.skip_reasons = reasons_;
-      out.ranks.push_back(std::move(r));
+      rs.push_back(std::move(r));
+      ws.push_back(std::move(w.tasks));
     }
+    ray::file_workers(ws, rs);
+    for (auto& r : rs) out.ranks.push_back(std::move(r));
     return;
   }
   RankTrace r;

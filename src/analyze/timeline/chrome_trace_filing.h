@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "analyze/timeline/chrome_trace_event.h"
+#include "analyze/timeline/ray_workers.h"
 #include "analyze/timeline/trace_model.h"
 
 namespace ncdx::analyze::timeline::chrome {
@@ -48,7 +49,8 @@ class RankFiling {
 
   struct Worker {
     std::vector<Span> compute;
-    std::vector<CommOp> tasks;
+    ray::Worker tasks;
+    std::uint32_t pid_name = 0, tid_name = 0;  // string pid/tid (ray.timeline()): node, worker
     Ns first = INT64_MAX, last = INT64_MIN;
   };
 

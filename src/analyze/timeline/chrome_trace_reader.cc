@@ -161,7 +161,7 @@ class Reader {
   }
 
   template <class P>
-  bool id_field(P& p, std::int64_t& v) {
+  bool id_field(P& p, std::int64_t& v, std::uint32_t& name) {
     Tok t = number_value(p);
     if (t == Tok::error) return false;
     if (t == Tok::num) {
@@ -170,6 +170,7 @@ class Reader {
       v = std::isfinite(d) && std::fabs(d) < 9e15 ? static_cast<std::int64_t>(d) : 0;
     } else if (t == Tok::str) {
       v = hash_id(p.text());
+      name = out_.strings.id(p.text().substr(0, 256));
     }
     return true;
   }
@@ -403,6 +404,7 @@ class Reader {
           Tok v = string_value(p);
           if (v == Tok::error) return false;
           if (v == Tok::str) e.cat = classify_cat(p.text());
+          if (e.cat == Cat::ray_task_span && e.func == 0) e.func = out_.strings.id(p.text().substr(6, 256));
           guess = g_name;
           continue;
         }
@@ -412,12 +414,12 @@ class Reader {
           continue;
         }
         if (k == "pid") {
-          if (!id_field(p, e.pid)) return false;
+          if (!id_field(p, e.pid, e.pid_name)) return false;
           guess = g_tid;
           continue;
         }
         if (k == "tid") {
-          if (!id_field(p, e.tid)) return false;
+          if (!id_field(p, e.tid, e.tid_name)) return false;
           guess = g_ts;
           continue;
         }
