@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Real producer check of `ncdx timeline`: a 4-rank gloo job under torchrun, profiled with
 # torch.profiler (tests/timeline/gloo_profile_job.py), rank 2 sleeping 150 ms extra per step from
-# step 6 (10 of 16 steps: a straggler that no scheduling noise of a loaded CI machine hides). ncdx must
-# name rank 2 as the straggler and find its compute-side slowdown from step 6
-# (±1), its JSON must validate against docs/schema/timeline.schema.json and be the same with
+# step 6 (26 of 32 steps: a straggler that no scheduling noise of a loaded machine hides; with 16
+# steps a run at load 5 saw the other ranks own half of the delays over 20 ms, and rank 2 was not
+# significant). ncdx must name rank 2 as the straggler and find its compute-side slowdown from
+# step 6 (±1), its JSON must validate against docs/schema/timeline.schema.json and be the same with
 # --jobs 1 (files read one after another) as with the default (in parallel).
 # Skips (exit 77, reason on stdout) when the PyTorch venv (scripts/torch-venv.sh) is absent.
 # Usage: gloo_straggler.sh NCDX SOURCE_DIR
@@ -19,7 +20,7 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/ncdx-timeline-gloo.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 export OMP_NUM_THREADS=1 GLOO_SOCKET_IFNAME=lo
 timeout 300 "$py" -m torch.distributed.run --standalone --nproc-per-node 4 \
-  "$src/tests/timeline/gloo_profile_job.py" "$work/traces" --steps 16 --slow-rank 2 --slow-from 6 --slow-ms 150 \
+  "$src/tests/timeline/gloo_profile_job.py" "$work/traces" --steps 32 --slow-rank 2 --slow-from 6 --slow-ms 150 \
   >"$work/job.log" 2>&1 || { rc=$?; tail -20 "$work/job.log"; echo "torchrun job failed (exit $rc; 124 = over 300 s)"; exit 1; }
 n=$(ls "$work/traces" | wc -l)
 [ "$n" = 4 ] || { echo "expected 4 traces, got $n"; exit 1; }

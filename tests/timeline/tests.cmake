@@ -43,4 +43,4 @@ ncdx_golden(timeline bad_spec 64 STDERR_MATCH "ncdx timeline: "
 
 # Ray: a real ray.timeline() of a job with one slow worker (skips without scripts/ray-venv.sh's venv).
 add_test(NAME timeline.ray_straggler COMMAND bash ${_tl}/ray_straggler.sh $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR})
-set_tests_properties(timeline.ray_straggler PROPERTIES LABELS "timeline;slow" SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL ON)
+set_tests_properties(timeline.ray_straggler PROPERTIES LABELS "timeline;slow" SKIP_RETURN_CODE 77 TIMEOUT 600 RUN_SERIAL ON)
