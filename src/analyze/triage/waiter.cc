@@ -10,16 +10,6 @@ namespace ncdx::analyze {
 namespace {
 using knowledge::Role;
 
-std::string rank_list(const std::set<int>& s) {
-  std::string out = s.size() == 1 ? "rank " : "ranks ";
-  std::size_t n = 0;
-  for (int r : s) {
-    if (n++) out += ",";
-    out += std::to_string(r);
-  }
-  return out;
-}
-
 // The job's size where the input states it: one WORLD_SIZE / rendezvous value, or the same NCCL
 // nranks on every rank that printed one (0 when unknown or ambiguous).
 int stated_world(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
@@ -85,7 +75,7 @@ void unname_waiters(core::Finding& v, const std::vector<ScoredFinding>& all, con
     if (std::find(own_hosts.begin(), own_hosts.end(), h) == own_hosts.end()) peers.push_back(h);
   const bool others_printed =
       std::any_of(erred.begin(), erred.end(), [&](int r) { return !victims.count(r); });
-  const std::string who = rank_list(victims);
+  const std::string who = rank_words(victims);
   const bool one = victims.size() == 1;
   std::string peer_words = peers.empty() ? "not identified" : "the peer at ";
   for (std::size_t i = 0; i < peers.size(); ++i) peer_words += (i ? ", " : "") + peers[i];
