@@ -141,10 +141,13 @@ ParsedSignature parse_entry(const YAML::Node& n) {
       const std::string t = scalar(v, "printed_by");
       if (t != "launcher" && t != "rank") throw SchemaError{line_of(v), "printed_by must be launcher or rank"};
       s.by_launcher = t == "launcher";
+    } else if (k == "waits_for") {
+      if (scalar(v, "waits_for") != "peer") throw SchemaError{line_of(v), "waits_for must be peer"};
+      s.waits_for_peer = true;
     } else {
       throw SchemaError{line_of(kv.first), "unknown key '" + k +
                                                "' (expected id, class, severity, role, priority, title, cause, "
-                                               "patterns, fixes, refs, examples, refine, exit_report, printed_by)"};
+                                               "patterns, fixes, refs, examples, refine, exit_report, printed_by, waits_for)"};
     }
   }
   for (const char* req : {"id", "class", "severity", "role", "title", "patterns"})

@@ -67,6 +67,11 @@ struct Signature {
   // Printed by the launcher, scheduler, shell or kernel about a process (`printed_by: launcher`),
   // not by the rank's own code: it says that a process ended, not why (triage/cascade.cc).
   bool by_launcher = false;
+  // The line is the waiting side's own timeout (`waits_for: peer`: a recv/send timeout, the
+  // watchdog's collective timeout, a store wait): it says its reporter waited for another process,
+  // not what that process did. The reporter is a victim unless it shows a fault of its own
+  // (triage/waiter.h).
+  bool waits_for_peer = false;
 };
 
 struct SignatureMatch {

@@ -13,8 +13,6 @@
 #include "knowledge/findings.h"
 
 namespace ncdx::analyze {
-namespace {
-using knowledge::Role;
 
 std::string rank_words(const std::set<int>& s) {
   std::string out = s.size() == 1 ? "rank " : "ranks ";
@@ -29,6 +27,9 @@ std::string rank_words(const std::set<int>& s) {
   }
   return out;
 }
+
+namespace {
+using knowledge::Role;
 
 // What a peer prints when the rank it exchanges data with failed or never came: a timeout or a
 // lost connection (symptoms of the waiting side, not causes).

@@ -31,6 +31,9 @@ namespace ncdx::analyze {
 void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, const knowledge::SignatureSet& sigs,
                      const std::map<int, ProcessFacts>& ranks);
 
+// "rank 3" / "ranks 0,1,3" (at most 16 listed), as verdicts word them.
+std::string rank_words(const std::set<int>& s);
+
 // The ranks of the job as far as the input shows them: every rank that printed a line, every rank
 // the launcher reported on, every rank a signature named, and, when the launcher's exit report is
 // in the input (it numbers ranks 0..N-1), every rank below the highest one. Never filled in from

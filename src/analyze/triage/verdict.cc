@@ -15,6 +15,7 @@
 #include "analyze/triage/fr_trace_text.h"
 #include "analyze/triage/killed_peer.h"
 #include "analyze/triage/ras_report.h"
+#include "analyze/triage/waiter.h"
 #include "analyze/triage/forced_env.h"
 #include "core/semver.h"
 #include "core/strings.h"
@@ -519,6 +520,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
         out.verdict = std::move(*f);
       }
   }
+  // A waiter's own timeout, with no other rank to blame, names the waiter only by accident.
+  unname_waiters(out.verdict, all, scan, sigs, out.ranks);
   // A verdict that names ranks and no host names their hosts when every one of them is known (the
   // culprit's host is what an operator drains or inspects).
   if (out.verdict.culprit.hosts.empty() && !out.verdict.culprit.ranks.empty())
