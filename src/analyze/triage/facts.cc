@@ -42,6 +42,23 @@ std::optional<long long> hex_after_key(std::string_view s, std::size_t key_size,
   const char* b = s.data() + p;
   const char* e = s.data() + s.size();
   if (e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) b += 2;
+  // Up to 15 hex digits cannot overflow: read them here (std::from_chars costs ~4x as much per
+  // call); a sign or a longer run goes to std::from_chars as before.
+  const char* q = b;
+  unsigned long long u = 0;
+  for (; q < e && q - b < 16; ++q) {
+    const char c = *q;
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else break;
+    u = u * 16 + static_cast<unsigned>(d);
+  }
+  if (q > b && q - b < 16) {
+    end = static_cast<std::size_t>(q - s.data());
+    return static_cast<long long>(u);
+  }
   auto [ptr, ec] = std::from_chars(b, e, v, 16);
   if (ec != std::errc() || ptr == b) return std::nullopt;
   end = static_cast<std::size_t>(ptr - s.data());
