@@ -314,7 +314,8 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
     std::size_t number_end = 0;
     if (auto v = hex_after_key(after, kKey.size(), number_end)) {
       if (!proc.last_opcount || *v > *proc.last_opcount) proc.last_opcount = *v;
-      auto sp = fn.rfind(' ');
+      // (The function name is one word on NCCL's own lines: one memchr before the backward search.)
+      auto sp = fn.find(' ') == std::string_view::npos ? std::string_view::npos : fn.rfind(' ');
       auto name = sp == std::string_view::npos ? fn : fn.substr(sp + 1);
       if (!proc.last_coll) proc.last_coll.emplace(name);
       else if (*proc.last_coll != name) proc.last_coll->assign(name);
