@@ -4,6 +4,8 @@
 // Formats: NVIDIA/nccl src/debug.cc (v2.14.3-1 to v2.30.7-1) for NCCL; the rest from real lines in the corpus.
 #include "analyze/logs/log_line.h"
 
+#include <cstring>
+
 #include "analyze/logs/line_clean.h"
 #include "analyze/logs/paste_prefix.h"
 #include "analyze/logs/python_log_prefix.h"
@@ -105,9 +107,17 @@ bool nccl_tail(Cursor& c, State& st, bool want_dev) {
 // "host:pid:tid [dev] ..." — the common NCCL line.
 bool nccl_line(Cursor& c, State& st) {
   Cursor t = c;
-  std::size_t j = t.i, lim = std::min(t.s.size(), t.i + 256);
-  while (j < lim && t.s[j] != ':' && t.s[j] != ' ' && t.s[j] != '\t') ++j;
-  if (j == t.i || j >= lim || t.s[j] != ':') return false;
+  // The host runs to the first ':' within 256 bytes, with no space or tab before it (memchr: this
+  // runs for every line).
+  const std::size_t lim = std::min(t.s.size(), t.i + 256);
+  if (t.i >= lim) return false;
+  const char* from = t.s.data() + t.i;
+  const std::size_t span = lim - t.i;
+  const char* colon = static_cast<const char*>(std::memchr(from, ':', span));
+  if (colon == nullptr || colon == from) return false;
+  const std::size_t head = static_cast<std::size_t>(colon - from);
+  if (std::memchr(from, ' ', head) != nullptr || std::memchr(from, '\t', head) != nullptr) return false;
+  const std::size_t j = t.i + head;
   std::string_view host = t.s.substr(t.i, j - t.i);
   t.i = j + 1;
   int pid, tid;

@@ -1,6 +1,7 @@
 #pragma once
 // Tiny hand-written scanners for the line-prefix parser (hot path: no regex, no allocation) and
 // the date/time arithmetic it needs (UTC, no locale, no timegm).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -33,12 +34,13 @@ struct Cursor {
   bool num(long long& v, int min_digits = 1, int max_digits = 18) {
     std::size_t j = i;
     long long x = 0;
-    int n = 0;
-    while (j < s.size() && is_digit(s[j]) && n < max_digits) {
+    // (One bound per digit: this runs several times for every line.)
+    const std::size_t lim = max_digits <= 0 ? i : std::min(s.size(), i + static_cast<std::size_t>(max_digits));
+    while (j < lim && is_digit(s[j])) {
       x = x * 10 + (s[j] - '0');
       ++j;
-      ++n;
     }
+    const int n = static_cast<int>(j - i);
     if (n < min_digits) return false;
     v = x;
     i = j;

@@ -33,6 +33,38 @@ std::optional<long long> int_after(std::string_view s, std::string_view key, int
   return v;
 }
 
+// int_after(s, key, 16) for a `s` that starts with its key (`key_size` bytes): the same value, and
+// in `end` the offset just past the number (0 when there is none).
+std::optional<long long> hex_after_key(std::string_view s, std::size_t key_size, std::size_t& end) {
+  auto p = key_size;
+  while (p < s.size() && s[p] == ' ') ++p;
+  long long v = 0;
+  const char* b = s.data() + p;
+  const char* e = s.data() + s.size();
+  if (e - b > 2 && b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) b += 2;
+  // Up to 15 hex digits cannot overflow: read them here (std::from_chars costs ~4x as much per
+  // call); a sign or a longer run goes to std::from_chars as before.
+  const char* q = b;
+  unsigned long long u = 0;
+  for (; q < e && q - b < 16; ++q) {
+    const char c = *q;
+    int d;
+    if (c >= '0' && c <= '9') d = c - '0';
+    else if (c >= 'a' && c <= 'f') d = c - 'a' + 10;
+    else if (c >= 'A' && c <= 'F') d = c - 'A' + 10;
+    else break;
+    u = u * 16 + static_cast<unsigned>(d);
+  }
+  if (q > b && q - b < 16) {
+    end = static_cast<std::size_t>(q - s.data());
+    return static_cast<long long>(u);
+  }
+  auto [ptr, ec] = std::from_chars(b, e, v, 16);
+  if (ec != std::errc() || ptr == b) return std::nullopt;
+  end = static_cast<std::size_t>(ptr - s.data());
+  return v;
+}
+
 // Word (run of non-space, non-separator chars) right after `key`.
 std::string_view word_after(std::string_view s, std::string_view key) {
   auto p = s.find(key);
@@ -275,13 +307,22 @@ FactKind collect_facts(std::string_view msg, ProcessFacts& proc, TopologyFacts& 
   if (auto p = msg.find(": opCount "); p != std::string_view::npos) {
     auto fn = msg.substr(0, p);
     // NCCL prints "%s: opCount %lx sendbuff %p ..." (COLL subsystem); the function name is one word.
-    bool fixed = !fn.empty() && fn.find(' ') == std::string_view::npos && has(msg.substr(p), " sendbuff ");
-    if (auto v = int_after(msg.substr(p), ": opCount ", 16)) {
+    // Hot path (one call per COLL line): the count is read where the key ends, and " sendbuff "
+    // is first looked for right after it, where NCCL prints it; the general search is the fallback.
+    constexpr std::string_view kKey = ": opCount ";
+    const auto after = msg.substr(p);
+    std::size_t number_end = 0;
+    if (auto v = hex_after_key(after, kKey.size(), number_end)) {
       if (!proc.last_opcount || *v > *proc.last_opcount) proc.last_opcount = *v;
-      auto sp = fn.rfind(' ');
+      // (The function name is one word on NCCL's own lines: one memchr before the backward search.)
+      auto sp = fn.find(' ') == std::string_view::npos ? std::string_view::npos : fn.rfind(' ');
       auto name = sp == std::string_view::npos ? fn : fn.substr(sp + 1);
-      if (!proc.last_coll || *proc.last_coll != name) proc.last_coll = std::string(name);
+      if (!proc.last_coll) proc.last_coll.emplace(name);
+      else if (*proc.last_coll != name) proc.last_coll->assign(name);
     }
+    constexpr std::string_view kSendbuff = " sendbuff ";
+    bool fixed = !fn.empty() && fn.find(' ') == std::string_view::npos &&
+                 ((number_end > 0 && after.substr(number_end, kSendbuff.size()) == kSendbuff) || has(after, kSendbuff));
     return fixed ? FactKind::fixed_format : FactKind::fact;
   }
   if (msg.substr(0, 8) == "Channel " || msg.substr(0, 5) == "Ring ") {

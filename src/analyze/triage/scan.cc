@@ -230,6 +230,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   }
 
   ProcessFacts* known = nullptr;
+  PidSlot* slot_of_line = nullptr;  // the pid_index_ entry `known` came from
   // NCCL 2.14-2.21 print "NCCL version x.y.z" with a bare printf (2.22+ too below INFO), once per
   // process after its own INFO lines (NVIDIA/nccl src/init.cc): it belongs to the process of the NCCL
   // line before it (else two hosts' bare version lines in one paste fall into one unknown process
@@ -240,8 +241,10 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   if (line_host && line_host->ends_with("-master-0") && result_.topology.master_pods.size() < 4)
     result_.topology.master_pods.insert(*line_host);
   if (line_host && line_pid)
-    if (auto c = pid_index_.find(*line_pid); c != pid_index_.end() && c->second.first == *line_host)
-      known = c->second.second;
+    if (auto c = pid_index_.find(*line_pid); c != pid_index_.end() && c->second.host == *line_host) {
+      known = c->second.proc;
+      slot_of_line = &c->second;
+    }
   if (!known) {
     process_key(p, file, key_);
     auto slot = proc_index_.find(key_);
@@ -255,13 +258,16 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
       slot = proc_index_.emplace(key_, &it->second).first;
     }
     known = slot->second;
-    if (line_host && line_pid && pid_index_.size() < opts_.max_processes) pid_index_[*line_pid] = {*line_host, known};
+    if (line_host && line_pid && pid_index_.size() < opts_.max_processes) pid_index_[*line_pid] = {*line_host, known, 0};
   }
   ProcessFacts& proc = *known;
   if (p.nccl && p.host && p.pid) carry.last_nccl = &proc;
-  // Hot path: skip the set insert in the common case (the process writes one file, or the last one).
-  if (proc.files.size() < 8 && (proc.files.empty() || *proc.files.rbegin() != result_.input.files[file]))
-    proc.files.insert(result_.input.files[file]);
+  // Hot path: skip the set insert in the common case (the process writes one file, or the last one,
+  // or its pid slot remembers this file as listed).
+  if (!(slot_of_line && slot_of_line->listed == file + 1) && proc.files.size() < 8) {
+    if (proc.files.empty() || *proc.files.rbegin() != result_.input.files[file]) proc.files.insert(result_.input.files[file]);
+    if (slot_of_line) slot_of_line->listed = file + 1;
+  }
   ++proc.lines;
   if (!proc.rank) {
     if (p.rank) proc.rank = p.rank;

@@ -147,7 +147,14 @@ class Scanner {
   // compares of keys that share long prefixes ("gpu-node-03:…"), per line. Cleared by finish().
   std::unordered_map<std::string, ProcessFacts*> proc_index_;
   // Lines with a host:pid prefix (most of an NCCL log) skip even that: pid → (host, process).
-  std::unordered_map<long long, std::pair<std::string, ProcessFacts*>> pid_index_;
+  // `listed`: 1 + a file index known to be in the process's `files` already (0: none), so that
+  // the per-line set insert, a no-op then, is skipped.
+  struct PidSlot {
+    std::string host;
+    ProcessFacts* proc = nullptr;
+    std::size_t listed = 0;
+  };
+  std::unordered_map<long long, PidSlot> pid_index_;
   std::vector<Carry> carry_;                 // per file
   std::vector<ExitBlockState> exit_state_;   // per file: the launcher block being read
   std::vector<FrTraceTextState> fr_trace_;   // per file: the torchfrtrace report block being read

@@ -48,6 +48,11 @@ std::string_view node_option(const std::vector<std::string_view>& w) {
 }  // namespace
 
 std::optional<ShellHost> shell_command_host(std::string_view text) {
+  // Called for every line: a first byte that is neither '$' nor a space that trim() removes rules
+  // the line out before trimming it.
+  if (text.empty()) return std::nullopt;
+  if (const char c = text.front(); c != '$' && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v')
+    return std::nullopt;
   text = core::trim(text);
   if (text.size() < 3 || text.substr(0, 2) != "$ ") return std::nullopt;
   auto w = core::split_ws(text.substr(2));

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using namespace ncdx::analyze;
 
 TEST(TriageFacts, Watchdog) {
@@ -58,6 +60,29 @@ TEST(TriageFacts, CollOpCountIsHex) {
   // Text that merely contains ": opCount " is not a COLL line and still goes to the signatures.
   EXPECT_NE(collect_facts("RuntimeError: opCount mismatch on rank 3", p, t), FactKind::fixed_format);
   EXPECT_EQ(p.last_coll, "AllReduce");
+}
+
+// The count is read by hand up to 15 hex digits and by std::from_chars beyond: both paths, the
+// boundary, an out-of-range count (no value, still a COLL line) and " sendbuff " not right after it.
+TEST(TriageFacts, CollOpCountLongAndOddForms) {
+  ProcessFacts p;
+  TopologyFacts t;
+  const std::string tail = " sendbuff 0x1 recvbuff 0x1 count 8 datatype 7 op 0 root 0 comm 0x1 [nranks=8] stream 0x1";
+  collect_facts("AllReduce: opCount fffffffffffffff" + tail, p, t);  // 15 digits
+  EXPECT_EQ(p.last_opcount, 0xfffffffffffffffLL);
+  collect_facts("AllGather: opCount 7ffffffffffffffe" + tail, p, t);  // 16 digits: from_chars
+  EXPECT_EQ(p.last_opcount, 0x7ffffffffffffffeLL);
+  EXPECT_EQ(p.last_coll, "AllGather");
+  ProcessFacts q;
+  EXPECT_EQ(collect_facts("AllReduce: opCount 1ffffffffffffffff" + tail, q, t), FactKind::fixed_format);
+  EXPECT_FALSE(q.last_opcount);  // 17 digits overflow a long long: no count
+  EXPECT_FALSE(q.last_coll);
+  ProcessFacts r;
+  EXPECT_EQ(collect_facts("Broadcast: opCount 0x1A (root 3) sendbuff 0x1 recvbuff 0x1", r, t), FactKind::fixed_format);
+  EXPECT_EQ(r.last_opcount, 0x1a);
+  EXPECT_EQ(r.last_coll, "Broadcast");
+  EXPECT_EQ(collect_facts("Broadcast: opCount 1b recvbuff 0x1", r, t), FactKind::fact);  // no " sendbuff "
+  EXPECT_EQ(r.last_opcount, 0x1b);
 }
 
 TEST(TriageFacts, NetworkAndTransports) {
