@@ -12,7 +12,8 @@ cls_ok = cul_ok = 0; n = 0
 for line in open(bank):
     c = json.loads(line); n += 1
     with tempfile.TemporaryDirectory() as d:
-        p = os.path.join(d, c["id"] + ".log"); open(p, "w").write(c["log"])
+        # not the id: ids name their labels ("...-rank2-..."), and a file name is a rank source
+        p = os.path.join(d, "pasted.log"); open(p, "w").write(c["log"])
         out = subprocess.run([ncdx, "triage", "--json", "--no-timestamps", p], capture_output=True, text=True)
     try:
         v = json.loads(out.stdout)["verdict"]

@@ -48,7 +48,8 @@ def measure(ncdx, only=None):
                     continue
                 c = json.loads(line)
                 want = c.get("label_class") or c.get("class")
-                path = os.path.join(tmp, "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in c["id"]) + ".log")
+                # not the id: ids name their labels ("...-rank2-..."), and a file name is a rank source
+                path = os.path.join(tmp, "pasted.log")
                 with open(path, "w") as lf:
                     lf.write(c["log"])
                 got = verdict(ncdx, path)

@@ -29,6 +29,11 @@ inline analyze::TriageResult triage_paths(const std::vector<std::string>& paths,
   return analyze::correlate(s.finish(), signatures(), opts);
 }
 
+// The name a bank case's log is triaged under. Not the case id: ids name their labels
+// ("h7-...-rank2-gloo"), and a file name is a rank source (analyze/logs/path_hints.cc: "rank2"
+// would make every line rank 2's), so an id-named file leaks the answer into the input.
+inline const std::string kPastedName = "pasted.log";
+
 // One in-memory "file" (a corpus case's log).
 inline analyze::TriageResult triage_text(const std::string& name, const std::string& text,
                                          analyze::CorrelateOptions opts = {}) {

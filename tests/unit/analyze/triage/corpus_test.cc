@@ -45,7 +45,7 @@ class CorpusCase : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(CorpusCase, ClassMatchesLabel) {
   const auto& c = corpus()[GetParam()];
-  auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+  auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
   if (auto it = kKnownMisses.find(c.id); it != kKnownMisses.end()) {
     EXPECT_NE(r.verdict.klass, c.label) << c.id << " now passes: remove it from kKnownMisses";
     GTEST_SKIP() << "known miss: " << it->second << " (verdict " << r.verdict.klass << ")";
@@ -61,7 +61,7 @@ TEST(Corpus, ConfusionMatrix) {
   ncdx::testing::Confusion m;
   std::size_t right = 0;
   for (const auto& c : corpus()) {
-    auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+    auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
     ++m[c.label][r.verdict.klass];
     right += r.verdict.klass == c.label;
   }

@@ -20,7 +20,7 @@ ncdx::analyze::TriageResult triage_incident(const std::string& id) {
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     auto j = nlohmann::json::parse(line);
-    if (j.at("id") == id) return ncdx::testing::triage_text(id + ".log", j.at("log").get<std::string>());
+    if (j.at("id") == id) return ncdx::testing::triage_text(ncdx::testing::kPastedName, j.at("log").get<std::string>());
   }
   ADD_FAILURE() << "no incident " << id;
   return {};

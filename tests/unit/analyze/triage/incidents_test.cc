@@ -65,7 +65,7 @@ class IncidentCase : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(IncidentCase, ClassMatchesLabel) {
   const auto& c = bank()[GetParam()];
-  auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+  auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
   if (!c.known_miss.empty()) {
     EXPECT_NE(r.verdict.klass, c.label) << c.id << " now passes: drop its known_miss";
     GTEST_SKIP() << "known miss: " << c.known_miss << " (verdict " << r.verdict.klass << ")";
@@ -119,7 +119,7 @@ TEST(Incidents, ConfusionMatrix) {
   ncdx::testing::Confusion m;
   std::size_t right = 0, known = 0;
   for (const auto& c : bank()) {
-    auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+    auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
     ++m[c.label][r.verdict.klass];
     right += r.verdict.klass == c.label;
     known += !c.known_miss.empty();

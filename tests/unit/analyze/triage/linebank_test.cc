@@ -42,7 +42,7 @@ class LineBankCase : public ::testing::TestWithParam<std::size_t> {};
 
 TEST_P(LineBankCase, ClassMatches) {
   const auto& c = bank()[GetParam()];
-  auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+  auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
   EXPECT_EQ(r.verdict.klass, c.klass) << c.id << ": verdict " << r.verdict.id << " — " << r.verdict.title
                                       << "\n  source: " << c.source << "\n  log:\n" << c.log;
 }
@@ -72,7 +72,7 @@ TEST(LineBank, ConfusionMatrix) {
   ncdx::testing::Confusion m;
   std::vector<std::string> misses;
   for (const auto& c : bank()) {
-    auto r = ncdx::testing::triage_text(c.id + ".log", c.log);
+    auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
     ++m[c.klass][r.verdict.klass];
     if (r.verdict.klass != c.klass) misses.push_back(c.id + " (" + c.klass + " → " + r.verdict.klass + ")");
   }

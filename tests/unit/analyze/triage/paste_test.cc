@@ -76,9 +76,9 @@ TEST(PasteArtefacts, VerdictSurvives) {
   std::vector<std::string> class_miss, culprit_miss, culprit_note, known;
   std::size_t identity_changes = 0;
   for (const auto& c : all) {
-    auto base = ncdx::testing::triage_text(c.id + ".log", c.log);
+    auto base = ncdx::testing::triage_text(ncdx::testing::kPastedName, c.log);
     for (const auto& a : arts) {
-      auto r = ncdx::testing::triage_text(c.id + ".log", a.apply(c.log));
+      auto r = ncdx::testing::triage_text(ncdx::testing::kPastedName, a.apply(c.log));
       auto& cell = table[a.name][c.klass];
       ++cell.second;
       bool same = r.verdict.klass == base.verdict.klass;
