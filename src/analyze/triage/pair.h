@@ -34,8 +34,8 @@ std::string either_of_two(int a, int b, std::string_view about, std::string_view
 // waited for each other: one in another collective, or one stalled and woke when the other gave
 // up). A reset or an I/O error is not an orderly close (a middlebox, a cut link) and does not
 // count; nor does a lost rank the launcher saw exit before the one that timed out (its connection
-// was not closed by that one's exit); nor does a job with a crash or an own error (that is the cause), or more than two ranks
-// (the peer that closed could be any of them).
+// was not closed by that one's exit); nor does a job with a crash or an own error (that is the
+// cause), or more than two ranks (the peer that closed could be any of them).
 struct PairTimeout {
   int timed_out = 0;
   int lost = 0;
