@@ -7,26 +7,13 @@
 #include <set>
 #include <string>
 
+#include "analyze/triage/job_ranks.h"
 #include "analyze/triage/pair.h"
 #include "analyze/triage/store_rendezvous.h"
 #include "core/strings.h"
 #include "knowledge/findings.h"
 
 namespace ncdx::analyze {
-
-std::string rank_words(const std::set<int>& s) {
-  std::string out = s.size() == 1 ? "rank " : "ranks ";
-  std::size_t n = 0;
-  for (int r : s) {
-    if (n++) out += ",";
-    if (n > 16) {
-      out += "…";
-      break;
-    }
-    out += std::to_string(r);
-  }
-  return out;
-}
 
 namespace {
 using knowledge::Role;
@@ -117,49 +104,18 @@ std::map<int, std::optional<std::string>> torchrun_nodes_left(const ScanResult& 
 
 }  // namespace
 
-// A Kubeflow PyTorchJob names its pods <job>-<replica type>-<index> and gives the Master replica
-// node rank 0 (workers index + 1; kubeflow/training-operator pkg/controller.v1/pytorch envvar.go
-// and the common genPodName): global rank 0 runs in the one "-master-0" pod of the log.
-static std::optional<std::string> pytorchjob_master_pod(const ScanResult& scan) {
-  const auto& pods = scan.topology.master_pods;
-  if (pods.size() != 1) return std::nullopt;
-  return *pods.begin();
+namespace {
+
+// A two-rank verdict (pair.h) ahead of every other finding: both ranks and their hosts.
+void lead_with_pair(std::vector<ScoredFinding>& all, core::Finding f, const std::set<int>& both,
+                    const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
+  f.culprit.ranks.assign(both.begin(), both.end());
+  f.culprit.hosts = hosts_of(both, scan, ranks, /*all_known=*/true);
+  const double score = all.front().score + 1;
+  all.insert(all.begin(), ScoredFinding{std::move(f), score});
 }
 
-std::vector<std::string> hosts_of(const std::set<int>& rs, const ScanResult& scan,
-                                  const std::map<int, ProcessFacts>& ranks, bool all_known) {
-  std::set<std::string> hs;
-  for (int r : rs) {
-    std::optional<std::string> h;
-    if (auto it = ranks.find(r); it != ranks.end() && it->second.host) h = it->second.host;
-    else if (auto e = scan.exits.find(r); e != scan.exits.end() && e->second.host) h = e->second.host;
-    if (h && *h == "localhost") h.reset();  // torchrun's name for its own node: says nothing about which node
-    if (!h && r == 0) h = pytorchjob_master_pod(scan);
-    if (h) hs.insert(*h);
-    else if (all_known) return {};
-  }
-  return {hs.begin(), hs.end()};
-}
-
-std::set<int> job_ranks(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
-  // Only ranks the input shows: a rank that printed a line, one the launcher reported on, one a
-  // signature named. No dense fill from nranks or the highest rank: an excerpt of ranks 3 and 7
-  // says nothing about ranks 0-2 (they may be on another node, in another file, or the NCCL
-  // nranks may be a sub-communicator's), and a rank made up that way would read as "silent" and
-  // be blamed for the others' timeouts.
-  std::set<int> w;
-  for (const auto& [r, p] : ranks) w.insert(r);
-  for (const auto& [r, e] : scan.exits) w.insert(r);
-  for (const auto& h : scan.hits) w.insert(h.ranks.begin(), h.ranks.end());
-  // With the launcher's exit report in the input (torchrun's failure block, mpirun's or srun's
-  // exit lines) the input is that launcher's whole job, and torchrun, mpirun and srun number a
-  // job's ranks 0..N-1: a rank below the highest one seen exists even when it printed nothing the
-  // scanner could attribute (torchrun lists only the ranks that failed, and a rank that exited 0
-  // early or hung prints no prefix on a plain console).
-  if (!scan.exits.empty() && !w.empty())
-    for (int r = 0; r < *w.rbegin() && r < 100000; ++r) w.insert(r);
-  return w;
-}
+}  // namespace
 
 void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, const knowledge::SignatureSet& sigs,
                      const std::map<int, ProcessFacts>& ranks) {
@@ -259,9 +215,7 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
   }
   // With two ranks, the server and its only client: either may have the wrong endpoint.
   if (auto p = store_pair(scan.store, agent_store, world)) {
-    const std::set<int> both{p->server, p->client};
-    ScoredFinding sf;
-    sf.finding = knowledge::make_finding(
+    core::Finding f = knowledge::make_finding(
         "triage.store-endpoint-pair",
         {{"server", rank_words({p->server})},
          {"client", rank_words({p->client})},
@@ -269,13 +223,9 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
          {"expected", "2"},
          {"either", either_of_two(p->server, p->client, "where the c10d store is",
                                   "was given the wrong MASTER_ADDR/MASTER_PORT")}});
-    auto& f = sf.finding;
-    f.culprit.ranks.assign(both.begin(), both.end());
-    f.culprit.hosts = hosts_of(both, scan, ranks, /*all_known=*/true);
     f.culprit.component = "store endpoint " + p->endpoint;
     for (const StoreSide* side : {p->server_line, p->tried}) f.evidence.push_back(store_evidence(*side, scan));
-    sf.score = all.front().score + 1;
-    all.insert(all.begin(), std::move(sf));
+    lead_with_pair(all, std::move(f), {p->server, p->client}, scan, ranks);
     return;
   }
   if (auto a = store_server_alone(scan.store, agent_store)) {
@@ -562,19 +512,14 @@ void attribute_cause(std::vector<ScoredFinding>& all, const ScanResult& scan, co
                              ": it hung, stalled or left the job early (uneven data, a rank-conditional exit)";
   } else if (auto p = lost_after_timeout(scan, sigs, world, waiting, timeout_ranks, own_cause, crashed)) {
     const std::set<int> both{p->timed_out, p->lost};
-    ScoredFinding sf;
-    sf.finding = knowledge::make_finding(
+    core::Finding f = knowledge::make_finding(
         "triage.pair-timeout", {{"timed", rank_words({p->timed_out})},
                                 {"lost", rank_words({p->lost})},
                                 {"either", either_of_two(*both.begin(), *both.rbegin(), "which collective comes next",
                                                          "diverged or stalled")}});
-    auto& f = sf.finding;
-    f.culprit.ranks.assign(both.begin(), both.end());
-    f.culprit.hosts = hosts_of(both, scan, ranks, /*all_known=*/true);
     f.evidence = v.evidence;
     if (f.evidence.size() > 4) f.evidence.resize(4);
-    sf.score = all.front().score + 1;
-    all.insert(all.begin(), std::move(sf));
+    lead_with_pair(all, std::move(f), both, scan, ranks);
     return;
   } else {
     return;

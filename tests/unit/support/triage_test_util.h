@@ -2,6 +2,7 @@
 // Runs the triage pipeline in-process, the way `ncdx triage` does, for tests.
 #include <cctype>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -13,6 +14,7 @@
 #include "analyze/triage/verdict.h"
 #include "analyze/triage/scan.h"
 #include "knowledge/signatures.h"
+#include "support/test_paths.h"
 
 namespace ncdx::testing {
 
@@ -27,6 +29,14 @@ inline analyze::TriageResult triage_paths(const std::vector<std::string>& paths,
   auto ex = analyze::expand_inputs(paths);
   for (const auto& f : ex.files) s.scan_file(f);
   return analyze::correlate(s.finish(), signatures(), opts);
+}
+
+// The text of tests/data/<rel> (a copied real log), empty when missing.
+inline std::string test_data_text(const std::string& rel) {
+  std::ifstream in(std::string(NCDX_TEST_DATA) + "/" + rel);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 // The name a bank case's log is triaged under. Not the case id: ids name their labels

@@ -11,12 +11,7 @@
 
 namespace {
 
-std::string fixture(const std::string& name) {
-  std::ifstream in(std::string(NCDX_TEST_DATA) + "/triage/pair/" + name);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
+std::string fixture(const std::string& file) { return ncdx::testing::test_data_text("triage/pair/" + file); }
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
   for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size())) s.replace(at, from.size(), to);

@@ -15,12 +15,7 @@
 
 namespace {
 
-std::string read(const std::string& name) {
-  std::ifstream in(std::string(NCDX_TEST_DATA) + "/triage/waiter/" + name);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
+std::string read(const std::string& file) { return ncdx::testing::test_data_text("triage/waiter/" + file); }
 
 const std::string kRecvTimeout =
     "RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:78] Timed out "
