@@ -521,7 +521,7 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       }
   }
   // A waiter's own timeout, with no other rank to blame, names the waiter only by accident.
-  unname_waiters(out.verdict, all, scan, sigs, out.ranks);
+  unname_waiters(out.verdict, all, scan, sigs, out.ranks, out.unranked);
   // A verdict that names ranks and no host names their hosts when every one of them is known (the
   // culprit's host is what an operator drains or inspects).
   if (out.verdict.culprit.hosts.empty() && !out.verdict.culprit.ranks.empty())

@@ -5,26 +5,14 @@
 #include <string>
 
 #include "analyze/triage/cascade.h"
+#include "analyze/triage/elimination.h"
 
 namespace ncdx::analyze {
-namespace {
 using knowledge::Role;
 
-// The job's size where the input states it: one WORLD_SIZE / rendezvous value, or the same NCCL
-// nranks on every rank that printed one (0 when unknown or ambiguous).
-int stated_world(const ScanResult& scan, const std::map<int, ProcessFacts>& ranks) {
-  if (scan.topology.world_sizes.size() == 1) return *scan.topology.world_sizes.begin();
-  if (!scan.topology.world_sizes.empty()) return 0;
-  std::set<int> n;
-  for (const auto& [r, p] : ranks)
-    if (p.nranks) n.insert(*p.nranks);
-  return n.size() == 1 ? *n.begin() : 0;
-}
-
-}  // namespace
-
 void unname_waiters(core::Finding& v, const std::vector<ScoredFinding>& all, const ScanResult& scan,
-                    const knowledge::SignatureSet& sigs, const std::map<int, ProcessFacts>& ranks) {
+                    const knowledge::SignatureSet& sigs, const std::map<int, ProcessFacts>& ranks,
+                    const std::vector<ProcessFacts>& unranked) {
   const knowledge::Signature* vsig = sigs.find(v.id);
   if (!vsig || !vsig->waits_for_peer || v.culprit.ranks.empty()) return;
   // Another analysis named ranks from more than the timeout lines: it keeps them.
@@ -57,7 +45,8 @@ void unname_waiters(core::Finding& v, const std::vector<ScoredFinding>& all, con
   // every one of those waited, the one waited for is among them (a job of one process, stated,
   // waited for itself). A single rank shown is no whole job unless stated: a waiting process has a
   // peer, and the peer is the rank that printed nothing.
-  const int n = stated_world(scan, ranks);
+  const auto declared = declared_world(scan, ranks, unranked);
+  const int n = declared ? declared->size : 0;
   std::set<int> world;
   if (n > 0)
     for (int r = 0; r < n; ++r) world.insert(r);

@@ -33,6 +33,7 @@ namespace ncdx::analyze {
 // culprit ranks (and the waiters' own hosts; a host the line names as the peer stays), set the
 // culprit component to the peer waited for, and say so in the summary.
 void unname_waiters(core::Finding& v, const std::vector<ScoredFinding>& all, const ScanResult& scan,
-                    const knowledge::SignatureSet& sigs, const std::map<int, ProcessFacts>& ranks);
+                    const knowledge::SignatureSet& sigs, const std::map<int, ProcessFacts>& ranks,
+                    const std::vector<ProcessFacts>& unranked);
 
 }  // namespace ncdx::analyze
