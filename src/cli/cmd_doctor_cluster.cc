@@ -40,6 +40,10 @@ void add_cluster_flags(CLI::App* cmd, ClusterFlags& f) {
                 "cross-node preflight under mpirun/srun: consistency of all nodes, TCP latency/bandwidth matrix, "
                 "the slow/lossy/unreachable node or link (needs an MPI build)");
   cmd->add_option("--plan", f.plan, "print the --cluster schedule and predicted time for N nodes without running");
+  cmd->add_option("--plan-gbps", f.plan_gbps, "with --plan: the per-pair TCP rate (Gb/s) the prediction assumes")
+      ->capture_default_str();
+  cmd->add_option("--plan-rtt-us", f.plan_rtt_us, "with --plan: the small-message round trip (µs) the prediction assumes")
+      ->capture_default_str();
   cmd->add_flag("--no-network", f.no_network, "with --cluster: skip the network matrix");
   cmd->add_option("--pair-budget", f.pair_budget_s, "with --cluster: seconds each node pair may take")
       ->capture_default_str();
@@ -76,8 +80,14 @@ int run_cluster(const GlobalOptions& g, const ClusterFlags& f, bool quick) {
   opt.confirm.max_pairs = f.confirm_pairs;
   if (f.plan != 0) {
     if (f.plan < 2 || f.plan > 100000) return fail_with(core::Status::usage("--plan N: N must be in [2, 100000]"));
+    if (!(f.plan_gbps > 0 && f.plan_gbps <= 10000))
+      return fail_with(core::Status::usage("--plan-gbps must be in (0, 10000] Gb/s"));
+    if (!(f.plan_rtt_us > 0 && f.plan_rtt_us <= 1e6))
+      return fail_with(core::Status::usage("--plan-rtt-us must be in (0, 1000000] µs"));
     analyze::PlanOptions po;
     po.nodes = f.plan;
+    po.link_gbps = f.plan_gbps;
+    po.rtt_us = f.plan_rtt_us;
     po.net = opt.net;
     po.confirm_pairs = opt.confirm.max_pairs;
     auto p = analyze::plan_cluster(po);

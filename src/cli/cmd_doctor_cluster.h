@@ -9,6 +9,7 @@ namespace ncdx::cli {
 struct ClusterFlags {
   bool cluster = false, no_network = false;
   int plan = 0;
+  double plan_gbps = 100, plan_rtt_us = 20;  // analyze::PlanOptions' assumed link
   double pair_budget_s = 4.0;
   int ping_iters = 100;
   int confirm_pairs = 12;  // analyze::ConfirmOptions::max_pairs

@@ -19,10 +19,14 @@ ClusterPlan plan_cluster(const PlanOptions& opt) {
   p.pairs = static_cast<long long>(opt.nodes) * (opt.nodes - 1) / 2;
   p.pairs_per_round = opt.nodes / 2;
   for (std::size_t i = 0; i < rounds.size() && i < 3; ++i) p.first_rounds.push_back(rounds[i]);
-  // One pair: warm-up + timed ping-pongs, then one stream each way (+ an ack round trip each).
+  // One pair: warm-up + timed ping-pongs, then kStreamsPerDirection streams each way, one after
+  // another (+ an ack round trip each), as measure/network/net_matrix.cc runs them.
+  p.assumed_gbps = opt.link_gbps;
+  p.assumed_rtt_us = opt.rtt_us;
   double rtt = opt.rtt_us * 1e-6;
   double stream = static_cast<double>(opt.net.bw_bytes) * 8 / (opt.link_gbps * 1e9) + rtt;
-  p.predicted_pair_s = std::min((opt.net.ping_iters + 5) * rtt + 2 * stream + 3 * rtt, opt.net.pair_budget_s);
+  p.predicted_pair_s = std::min((opt.net.ping_iters + 5) * rtt + 2 * measure::kStreamsPerDirection * stream + 3 * rtt,
+                                opt.net.pair_budget_s);
   p.predicted_wall_s = p.rounds * (p.predicted_pair_s + opt.round_overhead_s);
   p.worst_wall_s = p.rounds * (opt.net.pair_budget_s + opt.round_overhead_s);
   p.confirm_pairs = static_cast<int>(std::min<long long>(std::max(opt.confirm_pairs, 0), p.pairs));

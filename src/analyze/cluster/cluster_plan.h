@@ -15,8 +15,8 @@ struct PlanOptions {
   int nodes = 0;
   measure::NetOptions net;
   int confirm_pairs = 12;    // ConfirmOptions::max_pairs
-  double link_gbps = 100;    // assumed per-pair TCP rate for the prediction
-  double rtt_us = 20;        // assumed small-message round trip
+  double link_gbps = 100;    // assumed per-pair TCP rate for the prediction (--plan-gbps)
+  double rtt_us = 20;        // assumed small-message round trip (--plan-rtt-us)
   double round_overhead_s = 0.002;  // barrier + connect per round
 };
 
@@ -25,6 +25,7 @@ struct ClusterPlan {
   long long pairs = 0;
   int pairs_per_round = 0;
   double pair_budget_s = 0;
+  double assumed_gbps = 0, assumed_rtt_us = 0;  // what the prediction assumed (PlanOptions)
   double predicted_pair_s = 0;    // the measurement of one pair at the assumed rate
   double predicted_wall_s = 0;    // rounds × (pair + overhead)
   double worst_wall_s = 0;        // rounds × budget (a dead peer in every round)

@@ -20,7 +20,7 @@ constexpr char kMagic[8] = {'N', 'C', 'D', 'X', 'N', 'E', 'T', '1'};
 constexpr int kWarmup = 5;
 // Streams per direction; the best counts. On a busy host one stream can lose a scheduler slice
 // on either end, which reads as a slow link; the best of three does not.
-constexpr int kStreams = 3;
+constexpr int kStreams = kStreamsPerDirection;
 // A round trip this long is a retransmission timeout, not scheduling (NetCell::stalls).
 constexpr double kStallRttUs = 200e3;
 

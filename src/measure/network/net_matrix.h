@@ -21,6 +21,9 @@ namespace ncdx::measure {
 // The ping-pong of a pair must end within this share of the pair's budget (counted from the
 // connect); a ping-pong cut there has fewer samples than asked (NetCell::samples).
 inline constexpr double kPingShareOfBudget = 0.4;
+// Streams per direction per pair; the best counts (net_matrix.cc says why). `--plan` predicts
+// with the same count.
+inline constexpr int kStreamsPerDirection = 3;
 
 struct NetOptions {
   int ping_iters = 100;                 // timed round trips per pair (after 5 untimed)

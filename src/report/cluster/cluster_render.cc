@@ -424,6 +424,8 @@ nlohmann::json render_plan_json(const analyze::ClusterPlan& p, bool timestamps) 
           {"pairs", p.pairs},
           {"pairs_per_round", p.pairs_per_round},
           {"pair_budget_s", p.pair_budget_s},
+          {"assumed_gbps", p.assumed_gbps},
+          {"assumed_rtt_us", p.assumed_rtt_us},
           {"predicted_pair_s", p.predicted_pair_s},
           {"predicted_wall_s", p.predicted_wall_s},
           {"worst_wall_s", p.worst_wall_s},
@@ -438,10 +440,10 @@ nlohmann::json render_plan_json(const analyze::ClusterPlan& p, bool timestamps) 
 std::string render_plan_text(const analyze::ClusterPlan& p) {
   std::string out = fmt::format(
       "ncdx doctor --cluster --plan: {} nodes\n  {} rounds (round-robin), {} pairs, {} pairs in parallel per round\n"
-      "  per-pair budget {:.1f} s; predicted pair {:.3f} s → matrix ≈ {:.1f} s (worst case, a dead peer every round: "
-      "{:.0f} s)\n",
-      p.nodes, p.rounds, p.pairs, p.pairs_per_round, p.pair_budget_s, p.predicted_pair_s, p.predicted_wall_s,
-      p.worst_wall_s);
+      "  per-pair budget {:.1f} s; predicted pair {:.3f} s at an assumed {:g} Gb/s and {:g} µs round trip "
+      "(--plan-gbps, --plan-rtt-us) → matrix ≈ {:.1f} s (worst case, a dead peer every round: {:.0f} s)\n",
+      p.nodes, p.rounds, p.pairs, p.pairs_per_round, p.pair_budget_s, p.predicted_pair_s, p.assumed_gbps,
+      p.assumed_rtt_us, p.predicted_wall_s, p.worst_wall_s);
   if (p.confirm_pairs > 0)
     out += fmt::format("  confirmation, only when the matrix has suspects: at most {} pairs re-measured one at a time → "
                        "≈ {:.1f} s more (worst {:.0f} s)\n",
