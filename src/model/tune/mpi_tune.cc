@@ -70,11 +70,13 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
     auto algs = ompi_algorithms_for(*all, c, o.spec.np);
     if (algs.empty()) return core::Status::usage("no Open MPI algorithms known for " + std::string(measure::name_of(c)));
     auto fn = measure_with(o, c, algs);
-    auto g = guided_search(algs, o.sizes, fn, o.search);
+    SearchOptions so = o.search;
+    so.nranks = o.spec.np;  // which forced configurations Open MPI runs as another (ompi_runs_as)
+    auto g = guided_search(algs, o.sizes, fn, so);
     if (!g) return g.status().with_context("tuning " + std::string(measure::name_of(c)));
     SearchResult ex;
     if (o.exhaustive) {
-      auto e = exhaustive_search(algs, o.sizes, fn, o.search);
+      auto e = exhaustive_search(algs, o.sizes, fn, so);
       if (!e) return e.status().with_context("exhaustive search of " + std::string(measure::name_of(c)));
       ex = *e;
     }
