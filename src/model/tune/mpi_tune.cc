@@ -78,6 +78,9 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
     if (o.exhaustive) {
       auto e = exhaustive_search(algs, o.sizes, fn, so);
       if (!e) return e.status().with_context("exhaustive search of " + std::string(measure::name_of(c)));
+      if (e->trials != g->exhaustive_trials)
+        return core::Status::internal("exhaustive search ran " + std::to_string(e->trials) + " trials, counted " +
+                                      std::to_string(g->exhaustive_trials));
       ex = *e;
     }
     ours.push_back(rules_of(*g, algs.front(), o.spec.np,
@@ -125,8 +128,13 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
     cr.coll = c;
     cr.trials = searched[ci].trials;
     cr.launches = searched[ci].launches;
-    cr.exhaustive_trials = exhausted[ci].trials;
+    cr.exhaustive_trials = searched[ci].exhaustive_trials;
     cr.exhaustive_launches = exhausted[ci].launches;
+    cr.configurations = searched[ci].configurations;
+    cr.sizes = static_cast<int>(searched[ci].buckets.size());
+    cr.repeats = std::max(1, o.search.exhaustive_repeats);
+    cr.budget = searched[ci].budget;
+    cr.skipped = searched[ci].skipped;
     for (std::size_t bi = 0; bi < searched[ci].buckets.size(); ++bi) {
       const auto& b = searched[ci].buckets[bi];
       BucketReport br;
