@@ -200,7 +200,7 @@ std::vector<std::size_t> sorted_unique(std::vector<std::size_t> v) {
 }
 
 // Anchor indices: the first and the last size and evenly between, one about every `stride`
-// sizes: 4 sizes -> {0, 3}, 6 -> {0, 2, 5}, 11 -> {0, 3, 7, 10}.
+// sizes: 4 sizes -> {0, 3}, 6 -> {0, 3, 5}, 11 -> {0, 3, 7, 10}.
 std::vector<std::size_t> anchor_indices(std::size_t n, int stride) {
   if (n <= 1) return {0};
   const std::size_t k = (n - 1 + static_cast<std::size_t>(stride) - 1) / static_cast<std::size_t>(stride) + 1;
@@ -290,7 +290,7 @@ core::Result<SearchResult> guided_search(const std::vector<OmpiAlgorithm>& algs,
   }
   const long exhaustive = static_cast<long>(cands.size() * sizes.size()) * std::max(1, o.exhaustive_repeats);
   const long budget = o.max_share > 0 ? static_cast<long>(std::floor(o.max_share * static_cast<double>(exhaustive) + 1e-9)) : 0;
-  if (budget > 0) book.cap = std::max(budget, book.trials);
+  if (o.max_share > 0) book.cap = std::max(budget, book.trials);
   // 2. predict each screened configuration at every bucket: linear in bytes between the
   // neighbouring anchors, i.e. the alpha-beta (Hockney) line through them; log-log interpolation
   // overestimates such a line mid-span (predicted 497 us against 430 us at 2 MiB on MpiSearch.*).

@@ -81,7 +81,7 @@ struct SearchResult {
   int launches = 0;
   long exhaustive_trials = 0;  // what the exhaustive search measures: configurations x sizes x repeats
   int configurations = 0;      // distinct ones, the default included (all_configs)
-  long budget = 0;             // max_share of exhaustive_trials (0: none)
+  long budget = 0;             // max_share of exhaustive_trials, rounded down (with max_share 0: none)
   int skipped = 0;             // launches the budget skipped
 };
 

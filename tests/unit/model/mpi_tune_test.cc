@@ -169,10 +169,17 @@ TEST(MpiSearch, TheBudgetBoundsTheTrials) {
   SearchOptions o;
   o.nranks = 4;
   long launches = 0;
-  // 3 sizes: exhaustive 8 x 3 x 3 = 72, 25 % = 18; screening is 3 + 5 + 6 = 14 (anchors 8 B and
-  // 512 KiB; the 64 KiB segmented ring at 8 B is the ring's trial).
+  // 3 sizes: exhaustive 8 x 3 x 3 = 72, 25 % = 18. Screening: the default at 3 sizes, 3 trials at
+  // 8 B (2 floats < 4 ranks: the ring, Rabenseifner and the segmented ring all run recursive
+  // doubling there, one trial for the four) and 6 at 512 KiB = 12.
   auto g = guided_search(algs, {8, 8 << 10, 512 << 10}, synthetic(0.01, &launches, 3), o);
   ASSERT_TRUE(g.ok());
+  o.max_share = 0.01;  // a budget below the screening (0 trials): the screening alone
+  long l2 = 0;
+  auto s = guided_search(algs, {8, 8 << 10, 512 << 10}, synthetic(0.01, &l2, 3), o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->trials, 12);
+  o.max_share = 0.25;
   EXPECT_EQ(g->exhaustive_trials, 72);
   EXPECT_EQ(g->budget, 18);
   EXPECT_LE(g->trials, 18);
