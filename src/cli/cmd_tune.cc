@@ -22,6 +22,7 @@ struct TuneFlags {
               mpirun_args, fabric = "loopback (one host)";
   long f = 4;
   int np = 4, n = 20, w = 3, repeats = 3, anchor = 4, confirm = 2, timeout = 300;
+  double budget = 25;
   bool no_exhaustive = false;
 };
 
@@ -45,8 +46,8 @@ int run(const TuneFlags& fl, const GlobalOptions& g) {
   auto b = measure::parse_size(fl.b), e = measure::parse_size(fl.e);
   if (!b || !e || *b > *e || fl.f < 2) return usage("-b/-e expect sizes with -b <= -e, -f a factor >= 2");
   o.sizes = measure::size_sweep(*b, *e, static_cast<std::size_t>(fl.f), 0);
-  if (fl.np < 2 || fl.n < 1 || fl.repeats < 1 || fl.anchor < 1 || fl.confirm < 1)
-    return usage("--np >= 2, -n >= 1, --repeats >= 1, --anchor-stride >= 1, --confirm >= 1");
+  if (fl.np < 2 || fl.n < 1 || fl.repeats < 1 || fl.anchor < 1 || fl.confirm < 1 || !(fl.budget >= 0 && fl.budget <= 100))
+    return usage("--np >= 2, -n >= 1, --repeats >= 1, --anchor-stride >= 1, --confirm >= 1, --budget 0-100");
   o.spec.mpirun = fl.mpirun;
   o.spec.np = fl.np;
   o.spec.iters = fl.n;
@@ -57,6 +58,7 @@ int run(const TuneFlags& fl, const GlobalOptions& g) {
   o.search.anchor_stride = fl.anchor;
   o.search.confirm_repeats = fl.confirm;
   o.search.exhaustive_repeats = fl.repeats;
+  o.search.max_share = fl.budget / 100.0;
   o.validate_repeats = fl.repeats;
   o.exhaustive = !fl.no_exhaustive;
   o.rules_path = fl.rules;
@@ -89,6 +91,9 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("--repeats", fl->repeats, "repeats of the exhaustive search and of the validation")->capture_default_str();
   cmd->add_option("--anchor-stride", fl->anchor, "screen every algorithm at every N-th bucket")->capture_default_str();
   cmd->add_option("--confirm", fl->confirm, "confirm each finalist and the default with max(4, N + 1) trials")->capture_default_str();
+  cmd->add_option("--budget", fl->budget,
+                  "the search's trials at most, in % of the exhaustive search's (configurations x sizes x --repeats); 0 = none")
+      ->capture_default_str();
   cmd->add_flag("--no-exhaustive", fl->no_exhaustive, "skip the exhaustive comparison");
   cmd->add_option("--rules", fl->rules, "where to write the Open MPI dynamic-rules file")->capture_default_str();
   cmd->add_option("--mpirun", fl->mpirun, "mpirun to launch trials with")->capture_default_str();

@@ -3,20 +3,30 @@
 // size) to use per message-size bucket, measured, with fewer trials than trying everything.
 //  1. screen: Open MPI's default once at every size; every algorithm at the default segment
 //     size, and each segmented one also at the largest of `segsizes`, at anchor buckets only
-//     (every `anchor_stride`-th size and the last);
+//     (the first and last size and evenly between, about one in `anchor_stride`), each distinct
+//     configuration once (ompi_runs_as: a forced configuration Open MPI runs as another is that one);
 //  2. predict each screened configuration at the other buckets, linearly in bytes between the
 //     neighbouring anchors (the alpha-beta line through them), and keep the best one as the
-//     bucket's finalist if it is predicted to beat the measured default by `worth_confirming`;
-//  3. confirm: the default and each finalist to max(4, `confirm_repeats` + 1) trials;
+//     bucket's finalist if it is predicted to beat the default by `worth_confirming`: its own
+//     screening trial, or between anchors the default's line through the anchors;
+//  3. confirm: neighbouring buckets predicted to gain clearly (>= 10 % on their own default
+//     trial) are confirmed together as a run, one stratum per bucket, the default to 2 trials per
+//     bucket and the finalists to 1 (`need`, >= 4, over the run); a near tie is a lone bucket,
+//     `need` trials a side, confirmed after the runs;
 //  4. refine: the segment sizes not screened, once, where the algorithm is (near) the finalist,
-//     and to the same count where that trial beats the finalist;
-//  5. repeat: where the fastest median gains `min_gain` but the rank test is not conclusive, one
-//     more trial of it and of the default per round, up to `max_repeats` a side;
-//  6. decide (rank_test.h): the fastest median wins only if its trials beat the default's by
-//     ranks (one-sided exact Mann-Whitney p <= `alpha`), its median by `min_gain` and by more than
+//     largest bucket first; one that beats the finalist by `worth_confirming` replaces it;
+//  5. repeat: a run whose ranks are not yet conclusive gets one more trial a side where they are
+//     inverted, up to `max_repeats`; a bucket whose own ranks are against its finalist is split
+//     off (the default stays) and the rest gets one fresh trial a side per bucket;
+//  6. decide (rank_test.h): a bucket takes its finalist only if its run's trials beat the
+//     default's by ranks (stratified one-sided exact Mann-Whitney p <= `alpha`), the bucket has
+//     evidence of its own (its own rank test, or every finalist trial 10 % faster than every one
+//     of >= 2 default trials), and its median beats the default's by `min_gain` and by more than
 //     twice the within-trial standard error of the median; else the default stays.
+// After screening the search stops at `max_share` of the exhaustive search's trials (issue #15:
+// 25 %): what it could not confirm keeps the default.
 // A trial is one (configuration, size) measurement of `iters` iterations; the exhaustive search
-// it is compared with measures every configuration at every size `exhaustive_repeats` times.
+// it is compared with measures every distinct configuration at every size `exhaustive_repeats` times.
 #include <cstddef>
 #include <functional>
 #include <map>
@@ -46,6 +56,15 @@ struct SearchOptions {
   double alpha = 0.05;  // one-sided; with 4 trials a side one inverted pair of 16 is tolerated
   int max_repeats = 6;  // 6 a side: one slow trial of 6 still leaves p = 30/924 = 0.032
   int exhaustive_repeats = 3;
+  // The search's trials at most, as a share of the exhaustive search's (distinct configurations x
+  // sizes x exhaustive_repeats; issue #15: 25 %). Screening always runs; after it, a launch that
+  // would pass the budget is skipped, and a bucket it would have confirmed keeps the default.
+  // 0 = no budget.
+  double max_share = 0.25;
+  // The job's rank count and element size: which configurations Open MPI runs as another one at a
+  // size (ompi_runs_as); 0 ranks = unknown, every configuration counts as distinct.
+  int nranks = 0;
+  std::size_t elt_bytes = 4;
 };
 
 struct BucketChoice {
@@ -60,6 +79,10 @@ struct SearchResult {
   std::vector<BucketChoice> buckets;
   long trials = 0;
   int launches = 0;
+  long exhaustive_trials = 0;  // what the exhaustive search measures: configurations x sizes x repeats
+  int configurations = 0;      // distinct ones, the default included (all_configs)
+  long budget = 0;             // max_share of exhaustive_trials, rounded down (with max_share 0: none)
+  int skipped = 0;             // launches the budget skipped
 };
 
 // `algs`: the collective's algorithms at this rank count (ompi_algorithms_for).
@@ -68,7 +91,10 @@ core::Result<SearchResult> guided_search(const std::vector<OmpiAlgorithm>& algs,
 core::Result<SearchResult> exhaustive_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes,
                                              const MeasureFn& measure, const SearchOptions& o);
 
-// Every configuration the exhaustive search tries (default first).
-std::vector<OmpiConfig> all_configs(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o);
+// Every configuration the exhaustive search tries (default first): each algorithm at the default
+// segment size and each of `segsizes`, less those Open MPI runs as another one at every size of
+// `sizes` (the segmented ring at the default segment size is the ring: ompi_runs_as).
+std::vector<OmpiConfig> all_configs(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o,
+                                    const std::vector<std::size_t>& sizes);
 
 }  // namespace ncdx::model::tune

@@ -70,12 +70,17 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
     auto algs = ompi_algorithms_for(*all, c, o.spec.np);
     if (algs.empty()) return core::Status::usage("no Open MPI algorithms known for " + std::string(measure::name_of(c)));
     auto fn = measure_with(o, c, algs);
-    auto g = guided_search(algs, o.sizes, fn, o.search);
+    SearchOptions so = o.search;
+    so.nranks = o.spec.np;  // which forced configurations Open MPI runs as another (ompi_runs_as)
+    auto g = guided_search(algs, o.sizes, fn, so);
     if (!g) return g.status().with_context("tuning " + std::string(measure::name_of(c)));
     SearchResult ex;
     if (o.exhaustive) {
-      auto e = exhaustive_search(algs, o.sizes, fn, o.search);
+      auto e = exhaustive_search(algs, o.sizes, fn, so);
       if (!e) return e.status().with_context("exhaustive search of " + std::string(measure::name_of(c)));
+      if (e->trials != g->exhaustive_trials)
+        return core::Status::internal("exhaustive search ran " + std::to_string(e->trials) + " trials, counted " +
+                                      std::to_string(g->exhaustive_trials));
       ex = *e;
     }
     ours.push_back(rules_of(*g, algs.front(), o.spec.np,
@@ -123,8 +128,13 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
     cr.coll = c;
     cr.trials = searched[ci].trials;
     cr.launches = searched[ci].launches;
-    cr.exhaustive_trials = exhausted[ci].trials;
+    cr.exhaustive_trials = searched[ci].exhaustive_trials;
     cr.exhaustive_launches = exhausted[ci].launches;
+    cr.configurations = searched[ci].configurations;
+    cr.sizes = static_cast<int>(searched[ci].buckets.size());
+    cr.repeats = std::max(1, o.search.exhaustive_repeats);
+    cr.budget = searched[ci].budget;
+    cr.skipped = searched[ci].skipped;
     for (std::size_t bi = 0; bi < searched[ci].buckets.size(); ++bi) {
       const auto& b = searched[ci].buckets[bi];
       BucketReport br;

@@ -41,8 +41,11 @@ struct BucketReport {
 struct CollReport {
   measure::Collective coll = measure::Collective::allreduce;
   std::vector<BucketReport> buckets;
-  long trials = 0, exhaustive_trials = 0;
+  long trials = 0, exhaustive_trials = 0;  // exhaustive: configurations x sizes x repeats, run or not
   int launches = 0, exhaustive_launches = 0;
+  int configurations = 0, sizes = 0, repeats = 0;
+  long budget = 0;   // the search's trials at most (0: none)
+  int skipped = 0;   // launches the budget skipped
 };
 
 struct MpiTuneReport {

@@ -282,6 +282,22 @@ std::optional<AlphaBetaCost> ompi_alphabeta(Collective c, const std::string& nam
   return out;
 }
 
+std::string ompi_runs_as(Collective c, const std::string& name, int nranks, std::size_t bytes, int segsize, std::size_t elt) {
+  if (c == Collective::allreduce && name == "segmented_ring" && segsize > 0 && elt > 0) {
+    // ompi_coll_base_allreduce_intra_ring_segmented (coll_base_allreduce.c:650-662 @ v4.1.4):
+    // segcount = count, COLL_BASE_COMPUTED_SEGCOUNT (coll_base_functions.h:407) sets it to
+    // segsize/typelng (rounded to nearest) when typelng <= segsize < typelng*count, and
+    // `count < size * segcount` runs the ring instead (v5.0.9: the same test).
+    const std::size_t count = bytes / elt, s = static_cast<std::size_t>(segsize);
+    std::size_t segcount = count;
+    if (s >= elt && s < elt * count) segcount = s / elt + (s % elt > elt / 2 ? 1 : 0);
+    if (count < static_cast<std::size_t>(nranks) * segcount) return ompi_runs_as(c, "ring", nranks, bytes, 0, elt);
+    return name;
+  }
+  auto m = ompi_alphabeta(c, name, nranks, bytes, elt);
+  return m && !m->runs_as.empty() ? m->runs_as : name;
+}
+
 std::vector<std::string> ompi_alphabeta_algorithms(Collective c) {
   std::vector<std::string> out;
   for (const auto& r : kRows)

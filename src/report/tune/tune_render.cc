@@ -14,6 +14,10 @@ std::string num(double v, const char* f = "%.1f") {
   std::snprintf(b, sizeof b, f, v);
   return b;
 }
+// The search's trials as a share of what the exhaustive search measures (issue #15: <= 25 %).
+double share(const model::tune::CollReport& c) {
+  return c.exhaustive_trials ? static_cast<double>(c.trials) / static_cast<double>(c.exhaustive_trials) : 0;
+}
 }  // namespace
 
 std::string render_tune_text(const model::tune::MpiTuneReport& r) {
@@ -22,12 +26,14 @@ std::string render_tune_text(const model::tune::MpiTuneReport& r) {
   o << "rules file: " << r.rules_path << "\n\n";
   bool same = false;
   for (const auto& c : r.colls) {
-    o << measure::name_of(c.coll) << ": " << c.trials << " trials in " << c.launches << " jobs";
-    if (r.exhaustive)
-      o << " (exhaustive: " << c.exhaustive_trials << " trials in " << c.exhaustive_launches << " jobs, "
-        << num(c.exhaustive_trials ? 100.0 * static_cast<double>(c.trials) / static_cast<double>(c.exhaustive_trials) : 0, "%.0f")
-        << " %)";
+    o << measure::name_of(c.coll) << ": " << c.trials << " trials in " << c.launches << " jobs, "
+      << num(100.0 * share(c), "%.1f") << " % of the exhaustive search's " << c.exhaustive_trials << " (" << c.configurations
+      << " configurations x " << c.sizes << " sizes x " << c.repeats << ")";
+    if (r.exhaustive) o << ", which ran in " << c.exhaustive_launches << " jobs";
     o << "\n";
+    if (c.budget > 0)
+      o << "budget: " << c.budget << " trials" << (c.skipped ? ", reached: " + std::to_string(c.skipped) + " jobs skipped, their buckets keep the default" : "")
+        << "\n";
     std::vector<std::string> head{"SIZE", "CHOICE", "DEFAULT us", "TUNED us", "GAIN"};
     if (r.exhaustive) {
       head.push_back("EXHAUSTIVE BEST");
@@ -71,7 +77,9 @@ nlohmann::json tune_json(const model::tune::MpiTuneReport& r, const nlohmann::js
                    {"pct_of_exhaustive", r.exhaustive ? nlohmann::json(x.pct_of_exhaustive) : nlohmann::json(nullptr)},
                    {"same_as_exhaustive", r.exhaustive ? nlohmann::json(x.same_as_exhaustive) : nlohmann::json(nullptr)}});
     colls.push_back({{"collective", std::string(measure::name_of(c.coll))}, {"trials", c.trials}, {"launches", c.launches},
-                     {"exhaustive_trials", r.exhaustive ? nlohmann::json(c.exhaustive_trials) : nlohmann::json(nullptr)},
+                     {"exhaustive_trials", c.exhaustive_trials}, {"trial_share", share(c)},
+                     {"exhaustive_definition", {{"configurations", c.configurations}, {"sizes", c.sizes}, {"repeats", c.repeats}}},
+                     {"trial_budget", c.budget}, {"budget_skipped_launches", c.skipped},
                      {"buckets", b}});
   }
   j["collectives"] = colls;

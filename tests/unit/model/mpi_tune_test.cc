@@ -3,66 +3,19 @@
 // Open MPI runs are tests/bench/mpi_bench_check.py and bench/tune_mpi.sh.
 #include <gtest/gtest.h>
 
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
-#include <functional>
-#include <random>
 
 #include "model/tune/mpi_search.h"
 #include "model/tune/ompi_rules.h"
 #include "model/tune/rank_test.h"
+#include "mpi_surfaces.h"
 
 using namespace ncdx::model::tune;
+using namespace ncdx::model::tune::testing;
 using ncdx::measure::Collective;
 
 namespace {
-
-std::vector<OmpiAlgorithm> allreduce_algs(int np) {
-  auto all = ompi_algorithms();
-  EXPECT_TRUE(all.ok());
-  return ompi_algorithms_for(*all, Collective::allreduce, np);
-}
-
-// alpha + bytes/beta per algorithm; the default behaves like algorithm 3 below 64 KB and 4 above.
-double model_us(const OmpiConfig& c, std::size_t bytes) {
-  auto ab = [&](double alpha, double gbps) { return alpha + static_cast<double>(bytes) / (gbps * 1e3); };
-  switch (c.alg) {
-    case 0: return bytes < 65536 ? ab(20, 2) : ab(60, 4);
-    case 1: return ab(30, 0.5);
-    case 2: return ab(25, 1);
-    case 3: return ab(20, 2);
-    case 4: return ab(60, 4);
-    case 5: return ab(80, c.segsize == 65536 ? 6 : 4.5);
-    case 6: return ab(40, 5);
-  }
-  return 1e9;
-}
-
-// Every trial's median is model * (1 + N(0, noise)); with probability `tail_p` the whole trial is
-// `tail_x` times slower (a trial the scheduler hit: docs/PERFORMANCE.md "ncdx tune --backend mpi").
-using Model = std::function<double(const OmpiConfig&, std::size_t)>;
-MeasureFn synthetic(double noise, long* launches, unsigned seed = 7, double tail_p = 0, double tail_x = 1,
-                    Model model = model_us) {
-  auto rng = std::make_shared<std::mt19937>(seed);
-  return [=](const OmpiConfig& c, const std::vector<std::size_t>& sizes) -> ncdx::core::Result<std::map<std::size_t, Sample>> {
-    ++*launches;
-    std::normal_distribution<double> n(0, noise);
-    std::bernoulli_distribution hit(tail_p);
-    std::map<std::size_t, Sample> out;
-    for (auto s : sizes) {
-      double t = model(c, s) * (1 + n(*rng)) * (hit(*rng) ? tail_x : 1.0);
-      out[s] = Sample{t, t * noise, 20};
-    }
-    return out;
-  };
-}
-
-// A surface where Open MPI's default is the best everywhere and every algorithm is 3-8 % slower
-// than it: any change the search makes there is a loss, so noise is all that can cause one.
-double default_best_us(const OmpiConfig& c, std::size_t bytes) {
-  double d = model_us(OmpiConfig{}, bytes);
-  return c.alg == 0 ? d : d * (1.03 + 0.01 * (c.alg % 6) + (c.segsize ? 0.005 : 0.0));
-}
 
 std::vector<std::size_t> sizes() {
   std::vector<std::size_t> v;
@@ -150,6 +103,7 @@ TEST(MpiSearch, NeverLosesToTheDefaultUnderHeavyTailedNoise) {
 TEST(MpiSearch, SlowDefaultTrialsDoNotMakeALoserWin) {
   auto algs = allreduce_algs(4);
   SearchOptions o;
+  o.max_share = 0;  // the rule, not the budget: one size's screening alone is 8 of 27 trials
   int confirmed = 0;
   for (unsigned seed = 1; seed <= 1000; ++seed) {
     long launches = 0;
@@ -174,6 +128,69 @@ TEST(RankTest, ExactMannWhitney) {
   // One huge value moves the verdict by one rank only.
   EXPECT_DOUBLE_EQ(mann_whitney_p_less({1, 2, 3}, {4, 5, 6e9}), 1.0 / 20);
   EXPECT_DOUBLE_EQ(mann_whitney_p_less({}, {1}), 1.0);
+}
+
+TEST(RankTest, StratifiedSumsTheStrataU) {
+  // One stratum is the plain test.
+  EXPECT_DOUBLE_EQ(mann_whitney_p_less({{{1, 2, 3}, {4, 5, 6}}}), 1.0 / 20);
+  // Three strata of 1 against 2, every pair in favour: (1/3)^3.
+  std::vector<Stratum> three{{{1}, {2, 3}}, {{10}, {20, 30}}, {{100}, {200, 300}}};
+  EXPECT_NEAR(mann_whitney_p_less(three), 1.0 / 27, 1e-12);
+  // One pair against in one stratum: U = 5 of 6; P(U >= 5) = 1/27 + 3 * (1/3)^3 = 4/27.
+  three[0] = {{2.5}, {2, 3}};
+  EXPECT_NEAR(mann_whitney_p_less(three), 4.0 / 27, 1e-12);
+  // Two strata of 2 against 2, all in favour: (1/6)^2; an empty stratum adds nothing.
+  EXPECT_NEAR(mann_whitney_p_less({{{1, 2}, {3, 4}}, {{5, 6}, {7, 8}}, {{}, {9}}}), 1.0 / 36, 1e-12);
+  EXPECT_DOUBLE_EQ(mann_whitney_p_less(std::vector<Stratum>{}), 1.0);
+}
+
+TEST(MpiSearch, ConfigurationsOpenMpiRunsAsAnotherAreNotDistinct) {
+  auto algs = allreduce_algs(4);
+  SearchOptions o;
+  // Without the rank count every MCA setting counts: 6 algorithms, the segmented ring at 3 sizes.
+  EXPECT_EQ(all_configs(algs, o, {1 << 20}).size(), 9u);
+  // At 4 ranks the segmented ring at the default segment size is the ring (ompi_runs_as), and on
+  // a grid below 4 x 64 KiB its 64 KiB segments are too.
+  o.nranks = 4;
+  auto c = all_configs(algs, o, {64 << 10, 1 << 20});
+  EXPECT_EQ(c.size(), 8u);
+  EXPECT_EQ(std::count(c.begin(), c.end(), OmpiConfig{5, 0}), 0);
+  EXPECT_EQ(all_configs(algs, o, {8, 64 << 10}).size(), 7u);
+  // The exhaustive search measures the distinct ones: 8 x 2 sizes x 3 repeats.
+  long launches = 0;
+  auto e = exhaustive_search(algs, {64 << 10, 1 << 20}, synthetic(0.01, &launches), o);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->trials, 48);
+  EXPECT_EQ(e->configurations, 8);
+}
+
+TEST(MpiSearch, TheBudgetBoundsTheTrials) {
+  auto algs = allreduce_algs(4);
+  SearchOptions o;
+  o.nranks = 4;
+  long launches = 0;
+  // 3 sizes: exhaustive 8 x 3 x 3 = 72, 25 % = 18. Screening: the default at 3 sizes, 3 trials at
+  // 8 B (2 floats < 4 ranks: the ring, Rabenseifner and the segmented ring all run recursive
+  // doubling there, one trial for the four) and 6 at 512 KiB = 12.
+  auto g = guided_search(algs, {8, 8 << 10, 512 << 10}, synthetic(0.01, &launches, 3), o);
+  ASSERT_TRUE(g.ok());
+  o.max_share = 0.01;  // a budget below the screening (0 trials): the screening alone
+  long l2 = 0;
+  auto s = guided_search(algs, {8, 8 << 10, 512 << 10}, synthetic(0.01, &l2, 3), o);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->trials, 12);
+  o.max_share = 0.25;
+  EXPECT_EQ(g->exhaustive_trials, 72);
+  EXPECT_EQ(g->budget, 18);
+  EXPECT_LE(g->trials, 18);
+  // Without a budget the same search confirms what it selected.
+  o.max_share = 0;
+  launches = 0;
+  auto u = guided_search(algs, {8, 8 << 10, 512 << 10}, synthetic(0.01, &launches, 3), o);
+  ASSERT_TRUE(u.ok());
+  EXPECT_EQ(u->budget, 0);
+  EXPECT_EQ(u->skipped, 0);
+  EXPECT_GT(u->trials, 18);
 }
 
 TEST(RankTest, ManyTrialsUseTheNormalApproximationNotAHugeTable) {

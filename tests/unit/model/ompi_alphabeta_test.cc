@@ -79,6 +79,25 @@ TEST(OmpiAlphaBeta, OpenMpiFallbacks) {
   EXPECT_FALSE(ompi_alphabeta(Collective::allreduce, "nonoverlapping", 4, 4096).has_value());
 }
 
+TEST(OmpiAlphaBeta, WhatAForcedConfigurationRunsAs) {
+  // The segmented ring runs the ring when count < p * segcount (coll_base_allreduce.c:657 @
+  // v4.1.4), segcount = segsize / 4 for floats: at 4 ranks and 64 KiB segments, below 256 KiB.
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 64 << 10, 65536), "ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, (256 << 10) - 4, 65536), "ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 256 << 10, 65536), "segmented_ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 64 << 10, 8192), "segmented_ring");
+  // A segment at least the message (segcount stays count) and the default segment size: the ring.
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 2, 8192, 8192), "ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 16 << 20, 0), "ring");
+  // ... and the ring's own fallback below p elements.
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 16, 32, 0), "recursive_doubling");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "rabenseifner", 8, 16, 0), "recursive_doubling");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "rabenseifner", 8, 4096, 0), "rabenseifner");
+  // Not in the model: itself.
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "nonoverlapping", 4, 4096, 0), "nonoverlapping");
+  EXPECT_EQ(ompi_runs_as(Collective::broadcast, "pipeline", 4, 1 << 20, 8192), "pipeline");
+}
+
 TEST(OmpiAlphaBeta, BinomialBroadcastSharesTheSendersLink) {
   // p = 2^L: L hops, and the first-child chain carries L + (L-1) + ... + 1 buffers.
   for (int L = 1; L <= 5; ++L) {

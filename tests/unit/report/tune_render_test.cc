@@ -59,3 +59,32 @@ TEST(TuneRender, NoExhaustiveRunNoMarkAndNull) {
 }
 
 }  // namespace
+
+// The trial share and what the exhaustive count is made of, in both forms, whether or not the
+// exhaustive search ran (the quiet shaped-link run's grid: 8 distinct configurations x 4 sizes x 3).
+TEST(TuneRender, TrialShareAndTheExhaustiveCount) {
+  auto r = two_buckets();
+  auto& c = r.colls[0];
+  c.trials = 24;
+  c.launches = 11;
+  c.exhaustive_trials = 96;
+  c.configurations = 8;
+  c.sizes = 4;
+  c.repeats = 3;
+  c.budget = 24;
+  c.skipped = 2;
+  for (bool ran : {true, false}) {
+    r.exhaustive = ran;
+    const std::string text = ncdx::report::render_tune_text(r);
+    EXPECT_NE(text.find("24 trials in 11 jobs, 25.0 % of the exhaustive search's 96 (8 configurations x 4 sizes x 3)"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("budget: 24 trials, reached: 2 jobs skipped"), std::string::npos) << text;
+    const auto j = ncdx::report::tune_json(r, nlohmann::json::object())["collectives"][0];
+    EXPECT_EQ(j["exhaustive_trials"], 96);
+    EXPECT_DOUBLE_EQ(j["trial_share"].get<double>(), 0.25);
+    EXPECT_EQ(j["exhaustive_definition"]["configurations"], 8);
+    EXPECT_EQ(j["trial_budget"], 24);
+    EXPECT_EQ(j["budget_skipped_launches"], 2);
+  }
+}
