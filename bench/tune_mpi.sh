@@ -6,6 +6,7 @@
 # exec, MPI's traffic on the data links shaped by htb to RATE, default 200mbit), ranks yielding
 # the CPU when idle: N busy-polling ranks on 2 cores measure the scheduler, not the fabric.
 # Usage: bench/tune_mpi.sh BUILD_DIR [OUT_DIR]  -> OUT_DIR/tune_<coll>.json and the rules file.
+# REPEATS: interleaved validation runs of default, tuned and exhaustive-best rules (default 3).
 set -euo pipefail
 build=${1:?usage: tune_mpi.sh BUILD_DIR [OUT_DIR]}
 out=${2:-$(mktemp -d)}
@@ -15,7 +16,7 @@ np=${NP:-4}
 build=$(cd "$build" && pwd) out=$(cd "$out" && pwd)
 for coll in ${COLLS:-allreduce broadcast}; do
   tune=("$build/ncdx" tune --backend mpi --collectives "$coll" -b "${MINB:-8}" -e "${MAXB:-4M}" -f 4
-        -n "${ITERS:-20}" -w "${WARMUP:-3}" --repeats 3 --rules "$out/rules_$coll.conf" --json --no-timestamps)
+        -n "${ITERS:-20}" -w "${WARMUP:-3}" --repeats "${REPEATS:-3}" --rules "$out/rules_$coll.conf" --json --no-timestamps)
   if [ -n "${NETNS:-}" ]; then
     # netns-cluster.sh exec runs the command in host 1 with NCDX_MPIRUN_ARGS reaching all N hosts.
     NP="$NETNS" OUT="$out/tune_$coll.json" NCDX_MPI_NET=data RATE="${RATE:-200mbit}" NCDX="$build/ncdx" \
