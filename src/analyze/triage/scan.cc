@@ -185,10 +185,9 @@ bool Scanner::tail_section(std::size_t file, std::string_view text) {
 void Scanner::feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
                         std::vector<TriageEvent>* new_events) {
   // tail's "==> path <==" headers and shell prompts (cheap test first: this runs for every line).
-  if (!p.text.empty()) {
-    const auto t = core::trim(p.text);
-    if (!t.empty() && (t.front() == '=' || t.front() == '$') && tail_section(file, t)) return;
-  }
+  if (const char c = p.text.empty() ? 'x' : p.text.front(); c == '=' || c == '$' || c == ' ' || c == '\t')
+    if (const auto t = core::trim(p.text); !t.empty() && (t.front() == '=' || t.front() == '$') && tail_section(file, t))
+      return;
   const auto& h = hints_[file];
   Carry& carry = carry_[file];
   // torchrun's "[default3]:" (--tee) names the local rank: on one node, the global rank. A rank
