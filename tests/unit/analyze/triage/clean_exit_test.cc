@@ -1,7 +1,8 @@
 // A lost connection whose peer ended without failing (triage/clean_exit.h): the launcher says the
 // peer exited 0 (srun reports only the victim's task; the peer node's torchrun agent reached its
 // exit barrier), so the lost connection is the early exit's consequence, class timeout-hang. Real
-// logs of the fault sweep seed 1200 (tests/data/triage/early_exit/README.md); the negative cases
+// logs of the fault sweep seed 1200 (tests/data/triage/early_exit/README.md) and the plain torchrun
+// console of fixture h-r0001 (seed 1000, world 2, rank 1 left after step 0); the negative cases
 // change one line of them.
 #include <gtest/gtest.h>
 
@@ -84,6 +85,24 @@ TEST(PeerExitedEarly, TorchrunAgentInItsExitBarrier) {
 TEST(PeerExitedEarly, TorchrunWithoutTheFinishedNodesLog) {
   auto r = ncdx::testing::triage_paths({torchrun_nodes().front()});
   EXPECT_NE(r.verdict.id, "triage.peer-exited-early");
+}
+
+// One torchrun on one host: its failure block lists every worker that exited non-zero or that it
+// stopped, and here only rank 0, whose peer has a loopback address (same host, same agent).
+TEST(PeerExitedEarly, TorchrunBlockAndALoopbackPeer) {
+  const std::string c = ncdx::testing::test_data_text("triage/faults/h-r0001/console.log");
+  ASSERT_NE(c.find("Connection closed by peer [127.0.0.1]"), std::string::npos);
+  ASSERT_NE(c.find("<NO_OTHER_FAILURES>"), std::string::npos);
+  auto r = ncdx::testing::triage_text("console.log", c);
+  EXPECT_EQ(r.verdict.id, "triage.peer-exited-early");
+  EXPECT_EQ(r.verdict.klass, "timeout-hang");
+  EXPECT_TRUE(r.verdict.culprit.ranks.empty());
+  EXPECT_NE(r.verdict.summary.find("torchrun's failure block lists only that rank"), std::string::npos)
+      << r.verdict.summary;
+  // A peer on another host may run under another agent, whose block is not in this log.
+  std::string remote = c;
+  remote.replace(remote.find("[127.0.0.1]"), 11, "[10.0.0.2]");
+  EXPECT_NE(ncdx::testing::triage_text("console.log", remote).verdict.id, "triage.peer-exited-early");
 }
 
 }  // namespace
