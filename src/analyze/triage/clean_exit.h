@@ -11,7 +11,11 @@
 //    worker exited 0, and logs "Error waiting on exit barrier" when the store went away meanwhile
 //    (torch/distributed/elastic/agent/server/api.py `_invoke_run` -> `_exit_barrier`, torch
 //    2.15.0). A file with that line is a node whose workers all finished.
-// Either way the peer left the job while the others still ran a collective with it: an early exit
+//  - torchrun's failure block lists every local worker that exited non-zero, the ones it stopped
+//    included, never one that exited 0 (torch/distributed/elastic/multiprocessing/api.py
+//    SubprocessContext._poll). When it lists exactly the ranks that lost their connection and each
+//    names a loopback peer (same host, same agent), the peer is a worker the block left out.
+// In each case the peer left the job while the others still ran a collective with it: an early exit
 // (uneven data, a return before the last collective), the consequence of which the lost
 // connection is. Class timeout-hang (the job's ranks disagree about how long it runs), not a
 // network fault.
