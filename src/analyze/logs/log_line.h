@@ -41,6 +41,11 @@ struct FileHints {
   std::optional<long long> slurm_job;  // slurm-<job>.out
 };
 FileHints hints_from_path(std::string_view path);
+// The path of a header that tail(1) and head(1) print above each file when given several:
+// "==> path <==" (GNU coreutils src/tail.c write_header and src/head.c: printf("%s==> %s <==\n"),
+// the name quoted by quotef when it holds spaces). `text` is a line with its prefixes removed;
+// leading/trailing blanks are ignored. nullopt when the line is no such header.
+std::optional<std::string_view> tail_header_path(std::string_view text);
 
 // Parses every recognised prefix, outermost first. Never throws; unknown text is left in message.
 LinePrefix parse_prefix(std::string_view line);

@@ -121,4 +121,14 @@ FileHints hints_from_path(std::string_view path) {
   return h;
 }
 
+std::optional<std::string_view> tail_header_path(std::string_view t) {
+  while (!t.empty() && (t.front() == ' ' || t.front() == '\t')) t.remove_prefix(1);
+  while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+  if (t.size() < 9 || t.substr(0, 4) != "==> " || t.substr(t.size() - 4) != " <==") return std::nullopt;
+  t = t.substr(4, t.size() - 8);
+  if (t.size() >= 2 && t.front() == '\'' && t.back() == '\'') t = t.substr(1, t.size() - 2);  // quotef
+  if (t.empty() || t.find("==>") != std::string_view::npos) return std::nullopt;
+  return t;
+}
+
 }  // namespace ncdx::analyze

@@ -1,17 +1,13 @@
 #include "analyze/triage/pair.h"
 
 namespace ncdx::analyze {
-namespace {
 
-// The texts of an orderly close (the peer's end was closed; see pair.h).
 bool orderly_close(std::string_view text) {
   for (std::string_view t : {"Connection closed by peer", "Connection closed by remote peer", "] Socket closed",
                              "] Socket unexpectedly closed"})
     if (text.find(t) != std::string_view::npos) return true;
   return false;
 }
-
-}  // namespace
 
 bool two_rank_job(const std::set<int>& world) { return world == std::set<int>{0, 1}; }
 

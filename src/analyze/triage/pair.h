@@ -20,6 +20,11 @@ namespace ncdx::analyze {
 // 0..N-1, so ranks 0 and 5 are a job of six at least).
 bool two_rank_job(const std::set<int>& world);
 
+// The line says its peer closed the connection in order (gloo pair.cc "Connection closed by peer" /
+// "Socket closed", NCCL socket.cc "Connection closed by remote peer": read() returned 0, the peer's
+// socket was closed, i.e. its process exited or closed it). Not a reset or an I/O error.
+bool orderly_close(std::string_view text);
+
 // "Ranks A and B disagree about {about}; with two ranks the lines are the same whichever one
 // {odd}, so both are named: either may be it."
 std::string either_of_two(int a, int b, std::string_view about, std::string_view odd);

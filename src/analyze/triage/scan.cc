@@ -54,6 +54,7 @@ std::size_t Scanner::add_file(const std::string& display, const FileHints& hints
   // the only one a single log tree can show) the local rank is the global rank. Trees of several
   // nodes must be given apart (their local ranks repeat): see docs/TRIAGE.md §1.
   if (!hints_.back().rank && hints_.back().local_rank) hints_.back().rank = hints_.back().local_rank;
+  file_hints_.push_back(hints_.back());
   exit_state_.emplace_back();
   fr_trace_.emplace_back();
   ras_.emplace_back();
@@ -163,8 +164,30 @@ bool continues_message(std::string_view line, bool after_last_error) {
 
 }  // namespace
 
+bool Scanner::tail_section(std::size_t file, std::string_view text) {
+  auto t = core::trim(text);
+  if (t.size() >= 2 && t[0] == '$' && t[1] == ' ') {  // a new command: its output is no longer the section's
+    hints_[file] = file_hints_[file];
+    return false;
+  }
+  auto path = tail_header_path(t);
+  if (!path) return false;
+  // `tail -n +1 run/attempt_0/*/stderr.log` (torchrun --log-dir, one node: the local rank is the
+  // global rank, as for the tree itself in add_file), `tail rank3.log rank5.log`, `head node-1/rank_3/out`.
+  FileHints section = hints_from_path(*path);
+  if (!section.rank && section.local_rank) section.rank = section.local_rank;
+  if (!section.host) section.host = file_hints_[file].host;  // tail ran where the outer file was written
+  hints_[file] = std::move(section);
+  carry_[file] = Carry{};
+  return true;
+}
+
 void Scanner::feed_line(std::size_t file, long long lineno, std::string_view line, LinePrefix& p,
                         std::vector<TriageEvent>* new_events) {
+  // tail's "==> path <==" headers and shell prompts (cheap test first: this runs for every line).
+  if (const char c = p.text.empty() ? 'x' : p.text.front(); c == '=' || c == '$' || c == ' ' || c == '\t')
+    if (const auto t = core::trim(p.text); !t.empty() && (t.front() == '=' || t.front() == '$') && tail_section(file, t))
+      return;
   const auto& h = hints_[file];
   Carry& carry = carry_[file];
   // torchrun's "[default3]:" (--tee) names the local rank: on one node, the global rank. A rank

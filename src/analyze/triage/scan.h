@@ -120,7 +120,11 @@ class Scanner {
   ScanOptions opts_;
   ScanResult result_;
   NcclTestsCapture nccl_tests_;
-  std::vector<FileHints> hints_;
+  std::vector<FileHints> hints_;       // per file: what its path says, or the tail section's path
+  std::vector<FileHints> file_hints_;  // per file: what its own path says
+  // A tail(1) header "==> path <==" starts a section whose lines are that file's: its path's hints
+  // replace the file's until the next header or a shell prompt line ("$ ..."). True: `text` was a header.
+  bool tail_section(std::size_t file, std::string_view text);
   // Per file: the innermost Python frame of the traceback being printed ("File \"x.py\", line
   // 12, in f") and its line number, so an exception line keeps the frame it was raised in.
   struct Frame {

@@ -8,6 +8,7 @@
 #include "analyze/judge/triage_hook.h"
 #include "analyze/triage/cascade.h"
 #include "analyze/triage/catalogued.h"
+#include "analyze/triage/clean_exit.h"
 #include "analyze/triage/derived.h"
 #include "analyze/triage/elimination.h"
 #include "analyze/triage/evidence.h"
@@ -519,6 +520,11 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
         out.findings.push_back(std::move(out.verdict));  // what the victim printed, first below the verdict
         out.verdict = std::move(*f);
       }
+  }
+  // A lost connection whose peer, as the launcher tells, ended without failing: an early exit.
+  if (auto f = peer_left_cleanly(scan, sigs, out.ranks, out.unranked, barrier_files, out.verdict)) {
+    out.findings.push_back(std::move(out.verdict));  // what the victim printed, first below the verdict
+    out.verdict = std::move(*f);
   }
   // A waiter's own timeout, with no other rank to blame, names the waiter only by accident.
   unname_waiters(out.verdict, all, scan, sigs, out.ranks, out.unranked);
