@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "core/json.h"
+#include "support/temp_dir.h"
 
 namespace ncdx::analyze {
 namespace {
@@ -74,8 +75,9 @@ TEST(FrJsonStream, AFileReadInPiecesGivesTheSameModel) {
   for (int i = 0; i < 8000; ++i) es += std::string(i ? ", " : "") + entry(i, std::to_string(i % 3), "completed", i % 7 == 0);
   std::string text = R"({"version": "2.10", "entries": [)" + es + R"(], "pg_status": {"0": {"last_enqueued_collective": "4"}}})";
   ASSERT_GT(text.size(), 1u << 20);
-  auto path = std::filesystem::temp_directory_path() / "ncdx_fr_json_stream_test.json";
-  std::ofstream(path, std::ios::binary) << text;
+  // A directory of its own: a fixed name in /tmp collided with a second test run at the same time.
+  testing::TempDir tmp;
+  std::filesystem::path path = tmp.write("dump.json", text);
   PickleDoc doc;
   auto from_file = read_json_dump_file(path.string(), 256u << 20, 1, false, doc);
   auto from_text = read_json_dump(text, path.string(), 1, false, doc);
@@ -85,7 +87,6 @@ TEST(FrJsonStream, AFileReadInPiecesGivesTheSameModel) {
   auto small = read_json_dump_file(path.string(), 1000, 1, false, doc);  // grew past the limit
   ASSERT_FALSE(small);
   EXPECT_EQ(small.status().code(), core::Exit::bad_input);
-  std::filesystem::remove(path);
   expect_same_as_tree(text);
 }
 
