@@ -424,7 +424,8 @@ core::Result<SearchResult> guided_search(const std::vector<OmpiAlgorithm>& algs,
     if (!a.segmented) continue;
     std::vector<std::size_t> where;  // in the runs of clear gains, whose finalists are confirmed by now
     for (const auto& [bytes, f] : finalist) {
-      bool in_clear_run = std::any_of(groups.begin(), groups.end(), [&](const Group& g) { return g.clear && g.cfg.count(bytes); });
+      // b, not bytes, in the lambda: clang before 16 rejects capturing a structured binding.
+      bool in_clear_run = std::any_of(groups.begin(), groups.end(), [b = bytes](const Group& g) { return g.clear && g.cfg.count(b); });
       for (const auto& c : screened)
         if (in_clear_run && c.alg == a.id && pred(bytes, c) <= 1.15 * pred(bytes, f)) {
           where.push_back(bytes);
