@@ -69,8 +69,10 @@ def plan_fault(kind, n, rng, lossy_pct=(1, 10), delay_ms=(1, 5), slow_pct=(10, 5
 
 def compact_pairs(net):
     """Every pair of the matrix as [a, b, status, min Gb/s, median µs, p99 µs, stalls, retrans, segs,
-    min µs]: the raw evidence, so a later rule can be checked against the same trials. The last, the
-    fastest round trip / 2, is null from binaries before 2026-12-07 (no `latency_min_us` matrix)."""
+    min µs, detail]: the raw evidence, so a later rule can be checked against the same trials. Min µs,
+    the fastest round trip / 2, is null from binaries before 2026-12-07 (no `latency_min_us` matrix);
+    detail, why a pair that is not ok failed (its first failed side's words), is absent before
+    2026-12-07 13:00 UTC."""
     out, n = [], len(net["hosts"])
     lat_min = net.get("latency_min_us")
     for a in range(n):
@@ -80,7 +82,9 @@ def compact_pairs(net):
             out.append([a, b, st, min(bw) if len(bw) == 2 else None, net["latency_us"][a][b],
                         net["latency_p99_us"][a][b], (net.get("stalls") or [[0] * n] * n)[a][b],
                         sum_or_none(net, "retrans", a, b), sum_or_none(net, "segs_out", a, b),
-                        lat_min[a][b] if lat_min else None])
+                        lat_min[a][b] if lat_min else None,
+                        "" if st == "ok" else (net.get("detail") or [[""] * n] * n)[a][b] or
+                        (net.get("detail") or [[""] * n] * n)[b][a]])
     return out
 
 

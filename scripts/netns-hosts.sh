@@ -45,10 +45,27 @@ nsh_rate_kbit() {  # "200mbit" → 200000
   esac
 }
 
+# Room in the ARP table for N hosts that all talk to each other on both links. The kernel has one
+# ARP table for every network namespace (arp_tbl; its gc_thresh* are set only in the initial
+# namespace), and past gc_thresh3 (1024 by default) a new neighbour is refused ("neighbour:
+# arp_cache: neighbor table overflow!", net/core/neighbour.c neigh_alloc): at 32 hosts (2 x 32 x 31
+# = 1984 entries) the packets to the peers met last were dropped, and ~20 % of a healthy matrix's
+# pairs read "connect ... timed out" from round 22 on (2026-12-07). Real nodes each have a table
+# of their own, so the harness makes room: raised only (a limit, and other sets of hosts may be up),
+# never lowered back (a concurrent set would lose its room).
+nsh_neigh_room() {  # N
+  local want=$(( 2 * $1 * ($1 - 1) + 1024 )) k cur
+  for k in gc_thresh2 gc_thresh3; do
+    cur=$(sysctl -n "net.ipv4.neigh.default.$k" 2>/dev/null) || return 0
+    [ "$cur" -ge "$want" ] || sysctl -qw "net.ipv4.neigh.default.$k=$want" || echo "netns-hosts: could not raise $k to $want" >&2
+  done
+}
+
 # Build hosts 1..N. RATE "none" leaves the links unshaped.
 nsh_up() {  # PREFIX N RATE
   local P="$1" N="$2" RATE="$3" i ns kind dev d n base=""
   [ ${#P} -le 10 ] || nsh_die "prefix '$P' must be at most 10 characters (interface names have 15)"
+  nsh_neigh_room "$N"
   [ "$RATE" = none ] || base=$(nsh_rate_kbit "$RATE")
   ip link add "${P}m" type bridge && ip link set "${P}m" up || nsh_die "bridge ${P}m"
   ip link add "${P}d" type bridge && ip link set "${P}d" up || nsh_die "bridge ${P}d"
