@@ -35,12 +35,15 @@ struct ConfirmPair {
   int outlier = -1;        // for a suspect: its index in the outliers the plan was made from
 };
 
-// Which pairs to re-measure (references first, then suspects in the order of `outliers`, as long
-// as they fit in max_pairs; a slow node's pairs all or none). Only slow-link, slow-node and lossy-link outliers are re-tested.
+// Which pairs to re-measure (references first, then suspects, the worst first — relative distance
+// from the cluster's median — as long as they fit in max_pairs; a slow node's pairs all or none).
+// Only slow-link, slow-node and lossy-link outliers are re-tested.
 std::vector<ConfirmPair> plan_confirmation(const measure::NetMatrix& m, const std::vector<NetOutlier>& outliers,
                                            const ConfirmOptions& opt = {});
 // Sets confirmed / alone_value / alone_median (and appends to the evidence) of every outlier the
-// plan re-measured; `alone` holds the cells measured in the pass.
+// plan re-measured; `alone` holds the cells measured in the pass. One left out for lack of room
+// is not confirmed either when a suspect of its kind and metric that looked at least as bad was
+// cleared alone; else it stays unjudged (named).
 void apply_confirmation(std::vector<NetOutlier>& outliers, const measure::NetMatrix& alone,
                         const std::vector<ConfirmPair>& plan, const ConfirmOptions& opt = {},
                         const IsolationOptions& iso = {});
