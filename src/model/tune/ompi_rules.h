@@ -39,7 +39,7 @@ std::vector<OmpiAlgorithm> ompi_algorithms_for(const std::vector<OmpiAlgorithm>&
 // A choice for one collective: algorithm 0 = Open MPI's own decision; segsize 0 = the default.
 struct OmpiConfig {
   int alg = 0, segsize = 0;
-  auto operator<=>(const OmpiConfig&) const = default;  // ordered: a map key in mpi_search.cc
+  auto operator<=>(const OmpiConfig&) const = default;  // ordered: a map key of the tune searches (trial_book.h)
 };
 std::string label(const OmpiConfig& c, const std::vector<OmpiAlgorithm>& algs, measure::Collective coll);
 
