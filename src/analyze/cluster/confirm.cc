@@ -217,13 +217,15 @@ void apply_confirmation(std::vector<NetOutlier>& outliers, const measure::NetMat
   // A suspect the pass had no room for is no worse evidence than one of its kind that looked at
   // least as bad in the same matrix and measured healthy alone: the matrix's contention made that
   // much, so this one is not confirmed either. One worse than every cleared suspect stays named.
+  std::vector<NetOutlier> cleared;  // measured alone and cleared (not those cleared below)
+  for (int k = 0; k < judged; ++k)
+    if (outliers[k].confirmed == false) cleared.push_back(outliers[k]);
   for (int k = 0; k < judged; ++k) {
     auto& o = outliers[k];
     if (!confirmable(o) || o.confirmed || plan.empty()) continue;
     const NetOutlier* as_bad = nullptr;
-    for (int c = 0; c < judged; ++c) {
-      const auto& x = outliers[c];
-      if (c == k || x.confirmed != false || x.kind != o.kind || x.metric != o.metric) continue;
+    for (const auto& x : cleared) {
+      if (x.kind != o.kind || x.metric != o.metric) continue;
       if (severity(x) >= severity(o) && (!as_bad || severity(x) > severity(*as_bad))) as_bad = &x;
     }
     if (!as_bad) continue;
