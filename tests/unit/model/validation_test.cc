@@ -254,17 +254,19 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   regime("sizes >= 64 MB, NCCL's own estimate", nerr_large);
   std::printf("[validation] not-bad records: n=%zu median |err| %.1f %%, p90 %.1f %%; all: median %.1f %%; verdicts %d/%d\n",
               err_not_bad.size(), med * 100, p90 * 100, pct(err_all, 0.5) * 100, agree, labelled);
-  // Measured on 2026-12-05 (docs/MODEL.md): keep or improve. Largest size: median 15.1 %,
-  // p90 38.5 %; every bandwidth-bound size: median 16.9 %.
-  EXPECT_LE(med, 0.16);
+  // Measured on 2026-12-07 (docs/MODEL.md (b), with aws-batch-p5-2node as the one-node run its
+  // table shows): keep or improve. Largest size: median 9.3 %, p90 38.5 %; every
+  // bandwidth-bound size: median 17.8 % (was 15.1 %, 38.5 %, 16.9 % with it read as 2 nodes).
+  EXPECT_LE(med, 0.10);
   EXPECT_LE(p90, 0.40);
   EXPECT_LE(pct(err_sizes_not_bad, 0.5), 0.18);
   EXPECT_EQ(agree, labelled);
-  // Every size by time, measured 2026-12-06 (docs/MODEL.md (b), the pipeline model): median
-  // 47.7 %, < 1 MB 56.3 %, 1-64 MB 51.4 %; the pipeline model must not be worse than NCCL's own.
-  EXPECT_LE(pct(err_every, 0.5), 0.48);
-  EXPECT_LE(pct(err_small, 0.5), 0.57);
-  EXPECT_LE(pct(err_mid, 0.5), 0.52);
+  // Every size by time, measured 2026-12-07 (docs/MODEL.md (b), the pipeline model, p5 as one
+  // node): median 32.6 %, < 1 MB 34.5 %, 1-64 MB 50.5 %; the pipeline model must not be worse
+  // than NCCL's own.
+  EXPECT_LE(pct(err_every, 0.5), 0.33);
+  EXPECT_LE(pct(err_small, 0.5), 0.35);
+  EXPECT_LE(pct(err_mid, 0.5), 0.51);
   EXPECT_LE(pct(err_every, 0.5), pct(nerr_every, 0.5) + 1e-9);
 }
 
@@ -332,15 +334,15 @@ TEST(ModelValidation, HeldOutPublishedRuns) {
   EXPECT_EQ(labelled, 8);
   EXPECT_GE(agree, 6);
   // Largest size: held-out median 3.4 %, p90 30.4 % (n = 15); pooled with the 7 not-bad runs
-  // of the first set 7.5 % / 33.0 % (n = 22). Bandwidth-bound sizes: held-out 10.9 % / 47.1 %
-  // (n = 130), pooled 13.1 % / 50.7 % (n = 181).
+  // of the first set 5.8 % / 33.0 % (n = 22). Bandwidth-bound sizes: held-out 10.9 % / 47.1 %
+  // (n = 130), pooled 12.8 % / 50.7 % (n = 182).
   EXPECT_LE(pct(largest, 0.5), 0.04);
   EXPECT_LE(pct(largest, 0.9), 0.31);
-  EXPECT_LE(pct(pooled, 0.5), 0.08);
+  EXPECT_LE(pct(pooled, 0.5), 0.06);
   EXPECT_LE(pct(pooled, 0.9), 0.34);
   EXPECT_LE(pct(sizes, 0.5), 0.115);
   EXPECT_LE(pct(sizes, 0.9), 0.48);
-  EXPECT_LE(pct(pooled_sizes, 0.5), 0.135);
+  EXPECT_LE(pct(pooled_sizes, 0.5), 0.13);
 }
 
 TEST(ModelValidation, ChoicesPrintedInNcclLogs) {
