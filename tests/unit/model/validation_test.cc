@@ -270,8 +270,8 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   EXPECT_LE(pct(err_every, 0.5), pct(nerr_every, 0.5) + 1e-9);
 }
 
-// (b) on a held-out set: 12 more published runs (../shared/data/published_nccl_tests.jsonl;
-// NCDX_PUBLISHED_NCCL_TESTS names another copy), their clusters written into
+// (b) on a held-out set: 15 more published runs, 12 nccl-tests outputs and 3 busbw tables
+// (../shared/data/published_nccl_tests.jsonl; NCDX_PUBLISHED_NCCL_TESTS names another copy), their clusters written into
 // nccl_tests_specs.tsv before any prediction was looked at, and never used to set a constant.
 // Pins each run's verdict and the error distribution measured on 2026-12-07 (docs/MODEL.md (b),
 // held-out set), alone and pooled with the not-bad records of nccl_tests_results.jsonl.
