@@ -22,7 +22,7 @@ ncdx_model_golden(json-what-if 0 JSON ARGS model --json --spec ${h100x2} -b 1G -
 ncdx_model_golden(scale-100k 0 ARGS model --spec nodes=12500,gpus=8,gpu=H100,nic=8x400G-IB --coll allreduce,allgather -b 1M -e 1G -f 1024)
 # Judging real nccl-tests outputs.
 ncdx_model_golden(judge-moc-4gpu-slow 1 ARGS model --judge judge/moc-h100-roce-sendrecv-4gpu.txt --spec nodes=2,gpus=4,gpu=H100,nic=1x400G-RoCE --coll sendrecv)
-ncdx_model_golden(judge-p5-ok 0 ARGS model --judge judge/aws-batch-p5-2node.txt --spec nodes=2,gpus=8,gpu=H100,nic=32x100G-EFA)
+ncdx_model_golden(judge-p5-ok 0 ARGS model --judge judge/aws-batch-p5-2node.txt --spec nodes=1,gpus=8,gpu=H100,cpu=amd)
 ncdx_model_golden(judge-dgxh100-ok 0 ARGS model --judge judge/eugene-dgxh100-4gpu.txt --coll allreduce --spec nodes=1,gpus=4,gpu=H100,nvswitch=yes)
 ncdx_model_golden(judge-dgxh100-no-ranks 0 ARGS model --judge judge/eugene-dgxh100-4gpu.txt --coll allreduce)
 ncdx_model_golden(judge-a40-slow 1 ARGS model --judge judge/eugene-a40-node-p2pdisable.txt --spec nodes=1,gpus=2,gpu=A40,nvlink=none,p2p=no --coll allreduce)

@@ -15,8 +15,14 @@ constexpr std::size_t kMaxLine = 64 * 1024;
 
 std::vector<std::string_view> words(std::string_view s) { return core::split_ws(s); }
 
+bool is_task_id(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 // Peels what collectors put before nccl-tests' own text: mpirun --tag-output "[1,0]<stdout>:",
-// SageMaker "[1,mpirank:0,algo-1]<stdout>:", markdown quote/indent, and nccl-tests' '#'.
+// SageMaker "[1,mpirank:0,algo-1]<stdout>:", srun --label "0: " ("Prepend task number to lines
+// of stdout/err", doc/man/man1/srun.1:1753 in SchedMD/slurm), markdown quote/indent, and
+// nccl-tests' '#'.
 std::string_view strip(std::string_view line, bool& had_hash) {
   had_hash = false;
   if (line.size() > kMaxLine) line = line.substr(0, kMaxLine);
@@ -31,6 +37,10 @@ std::string_view strip(std::string_view line, bool& had_hash) {
       }
     }
     if (t.starts_with("> ")) { line = t.substr(2); continue; }
+    if (auto colon = t.find(": "); colon != std::string_view::npos && colon <= 6 && is_task_id(t.substr(0, colon))) {
+      line = t.substr(colon + 2);
+      continue;
+    }
     line = t;
     break;
   }

@@ -11,13 +11,16 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 #include <sstream>
 
 #include "analyze/judge/judge.h"
 #include "core/json.h"
+#include "core/strings.h"
 #include "model/cost/algo_enable.h"
 #include "model/cost/nccl_log_inputs.h"
 #include "model/cost/predict.h"
@@ -29,13 +32,17 @@ using namespace ncdx::model::cost;
 
 namespace {
 
-std::vector<nlohmann::json> records(const std::string& file) {
-  std::ifstream f(std::string(NCDX_SHARED_DIR) + "/data/" + file);
+std::vector<nlohmann::json> read_jsonl(const std::string& path) {
+  std::ifstream f(path);
   std::vector<nlohmann::json> out;
   std::string line;
   while (std::getline(f, line))
     if (!line.empty()) out.push_back(nlohmann::json::parse(line));
   return out;
+}
+
+std::vector<nlohmann::json> records(const std::string& file) {
+  return read_jsonl(std::string(NCDX_SHARED_DIR) + "/data/" + file);
 }
 
 std::map<std::string, std::string> specs() {
@@ -57,6 +64,127 @@ double pct(std::vector<double> v, double q) {
   return v[lo] + (v[hi] - v[lo]) * (idx - lo);
 }
 
+// One record judged as `ncdx model --judge` would: the cluster from the spec table, the
+// collective from the record's test, and the NCCL version and NCCL_ALGO/NCCL_PROTO the record
+// states (most outputs are table-only and print neither; the model differs per version family).
+struct JudgedRecord {
+  core::Result<std::vector<analyze::judge::NcclTestsRun>> runs = std::vector<analyze::judge::NcclTestsRun>{};
+  analyze::judge::JudgeOptions opt;
+  std::vector<analyze::judge::Judgement> js;
+};
+
+void print_dist(const char* tag, const char* what, const std::vector<double>& v) {
+  if (!v.empty())
+    std::printf("%s %s: n=%zu median |err| %.1f %%, p90 %.1f %%\n", tag, what, v.size(), pct(v, 0.5) * 100,
+                pct(v, 0.9) * 100);
+}
+
+// A record that publishes only nccl-tests' busbw column as a markdown table ("| 1K | 0.07 |"
+// rows; Azure's AI-benchmarking-guide results): one run with that busbw on the side the record
+// names. Its sizes are 1 KiB x 2^i, labelled with rounded numbers ("65K", "132K", "8G"); a label
+// more than 5 % off both readings of its unit fails the test instead of guessing.
+void busbw_table_run(const nlohmann::json& r, std::vector<analyze::judge::NcclTestsRun>& runs) {
+  analyze::judge::NcclTestsRun run;
+  run.test_name = r["test"];
+  const bool in_place = r.value("busbw_side", "") == "in-place";
+  std::istringstream in(r["busbw_table_verbatim"].get<std::string>());
+  std::string line;
+  std::uint64_t size = 1024;
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::istringstream cs(line);
+    for (std::string c; std::getline(cs, c, '|');) {
+      auto t = std::string(core::trim(c));
+      if (!t.empty()) cells.push_back(t);
+    }
+    if (cells.size() < 2 || cells[0].empty() || !std::isdigit(static_cast<unsigned char>(cells[0][0]))) continue;
+    const char unit = cells[0].back();
+    const int pow = unit == 'K' ? 1 : unit == 'M' ? 2 : unit == 'G' ? 3 : 0;
+    const double label = std::stod(cells[0]);
+    const double dec = label * std::pow(1000.0, pow), bin = label * std::pow(1024.0, pow);
+    const double off = std::min(std::fabs(dec / size - 1), std::fabs(bin / size - 1));
+    ASSERT_LE(off, 0.05) << r["id"] << ": size label " << cells[0] << " is not " << size << " bytes";
+    analyze::judge::NcclTestsRow row;
+    row.size = size;
+    (in_place ? row.ip : row.oop).busbw_gbps = std::stod(cells[1]);
+    run.rows.push_back(row);
+    size *= 2;
+  }
+  ASSERT_FALSE(run.rows.empty()) << r["id"];
+  runs.push_back(std::move(run));
+}
+
+void judge_record(const nlohmann::json& r, std::map<std::string, std::string>& sp, JudgedRecord& out) {
+  std::string id = r["id"];
+  ASSERT_TRUE(sp.count(id)) << "no spec for " << id << " in tests/data/model/nccl_tests_specs.tsv";
+  auto spec = parse_spec(sp[id]);
+  ASSERT_TRUE(spec.ok()) << id << ": " << spec.status().message();
+  if (r.contains("output_verbatim")) {
+    out.runs = analyze::judge::parse_nccl_tests(r["output_verbatim"].get<std::string>(), id);
+    ASSERT_TRUE(out.runs.ok()) << id << ": " << out.runs.status().message();
+  } else {
+    ASSERT_NO_FATAL_FAILURE(busbw_table_run(r, *out.runs));
+  }
+  auto& o = out.opt;
+  o.spec = *spec;
+  o.coll = parse_collective(r["test"].get<std::string>());
+  if (r.contains("nccl_version") && r["nccl_version"].is_string()) {
+    std::string v = r["nccl_version"];
+    if (auto vv = NcclVersion::parse(v.substr(0, v.find(' ')))) o.version = *vv;
+  }
+  // e.g. NCCL_ALGO=RING NCCL_PROTO=simple on the p4d run: its table-only output does not carry
+  // NCCL's "set by environment" lines.
+  if (r.contains("env_vars") && r["env_vars"].is_object()) {
+    const auto& env = r["env_vars"];
+    if (env.contains("NCCL_ALGO") && env["NCCL_ALGO"].is_string()) o.nccl_algo = env["NCCL_ALGO"];
+    if (env.contains("NCCL_PROTO") && env["NCCL_PROTO"].is_string()) o.nccl_proto = env["NCCL_PROTO"];
+  }
+  out.js = analyze::judge::judge_runs(*out.runs, o);
+  ASSERT_EQ(out.js.size(), 1u) << id;
+}
+
+// A judged record against its recorded verdict: per size, measured vs predicted busbw and the
+// model's pick ('*' marks the bandwidth-bound sizes -- NCCL's latency term <= 1/4 of the
+// predicted time -- that the judge uses); the headline is the largest size with both numbers.
+struct Scored {
+  std::optional<double> largest_err;  // |measured / predicted - 1| at the largest size
+  std::vector<double> bw_errs;        // the same at every bandwidth-bound size
+  bool bad = false, labelled = false, agrees = false;
+};
+
+// `must_agree`: a disagreement with the recorded verdict fails the test (the first set); the
+// held-out set pins its verdicts instead, disagreements included.
+Scored score_busbw(const std::string& id, const std::string& label, const analyze::judge::Judgement& j,
+                   bool must_agree = true) {
+  Scored sc;
+  sc.bad = label.rfind("bad", 0) == 0;
+  const bool good = label.rfind("good", 0) == 0;
+  std::optional<double> meas, exp;
+  for (const auto& row : j.rows) {
+    if (!row.measured_busbw || !row.expected_busbw) continue;
+    meas = row.measured_busbw;
+    exp = row.expected_busbw;
+    double se = *row.measured_busbw / *row.expected_busbw - 1.0;
+    if (row.counted) sc.bw_errs.push_back(std::fabs(se));
+    std::printf("[validation-size] %-30s %12llu %9.2f %9.2f %+7.1f %% %s %-8s %-6s %2d ch\n", id.c_str(),
+                static_cast<unsigned long long>(row.size), *row.measured_busbw, *row.expected_busbw, se * 100,
+                row.counted ? "*" : " ", row.algo.c_str(), row.proto.c_str(), row.nchannels);
+  }
+  if (!meas || !exp) return sc;
+  sc.largest_err = std::fabs(*meas / *exp - 1.0);
+  if (!sc.bw_errs.empty())
+    std::printf("[validation-size] %-30s bandwidth-bound sizes: n=%zu median |err| %.1f %%\n", id.c_str(),
+                sc.bw_errs.size(), pct(sc.bw_errs, 0.5) * 100);
+  if (sc.bad || good) {
+    sc.labelled = true;
+    sc.agrees = sc.bad ? j.kind == analyze::judge::VerdictKind::Slow : j.kind == analyze::judge::VerdictKind::Ok;
+    if (must_agree) EXPECT_TRUE(sc.agrees) << id << ": recorded '" << label << "', judged '" << j.verdict << "'";
+  }
+  std::printf("[validation] %-38s NCCL %-7s measured %8.2f predicted %8.2f GB/s  |err| %5.1f %%  %s  (%s)\n",
+              id.c_str(), j.nccl_version.c_str(), *meas, *exp, *sc.largest_err * 100, j.verdict.c_str(), label.c_str());
+  return sc;
+}
+
 }  // namespace
 
 TEST(ModelValidation, PublishedBusbwAndVerdicts) {
@@ -73,54 +201,23 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   int labelled = 0, agree = 0;
   for (const auto& r : recs) {
     std::string id = r["id"];
-    ASSERT_TRUE(sp.count(id)) << "no spec for " << id << " in tests/data/model/nccl_tests_specs.tsv";
-    auto spec = parse_spec(sp[id]);
-    ASSERT_TRUE(spec.ok()) << id << ": " << spec.status().message();
-    auto runs = analyze::judge::parse_nccl_tests(r["output_verbatim"].get<std::string>(), id);
-    ASSERT_TRUE(runs.ok()) << id << ": " << runs.status().message();
-    analyze::judge::JudgeOptions o;
-    o.spec = *spec;
-    o.coll = parse_collective(r["test"].get<std::string>());
-    // The NCCL version the record states ("2.18.5", "2.9.9 (log prints ...)"): most outputs
-    // here are table-only and do not print it, and the model differs per version family.
-    if (r.contains("nccl_version") && r["nccl_version"].is_string()) {
-      std::string v = r["nccl_version"];
-      if (auto vv = NcclVersion::parse(v.substr(0, v.find(' ')))) o.version = *vv;
-    }
-    // The environment the record states (e.g. NCCL_ALGO=RING NCCL_PROTO=simple on the p4d
-    // run): its table-only output does not carry NCCL's "set by environment" lines.
-    if (r.contains("env_vars") && r["env_vars"].is_object()) {
-      const auto& env = r["env_vars"];
-      if (env.contains("NCCL_ALGO") && env["NCCL_ALGO"].is_string()) o.nccl_algo = env["NCCL_ALGO"];
-      if (env.contains("NCCL_PROTO") && env["NCCL_PROTO"].is_string()) o.nccl_proto = env["NCCL_PROTO"];
-    }
-    auto js = analyze::judge::judge_runs(*runs, o);
+    JudgedRecord jr;
+    ASSERT_NO_FATAL_FAILURE(judge_record(r, sp, jr));
+    auto& runs = jr.runs;
+    auto& o = jr.opt;
+    auto& js = jr.js;
     Options mo;
     mo.nccl_algo = runs->front().hints.nccl_algo.empty() ? o.nccl_algo : runs->front().hints.nccl_algo;
     mo.nccl_proto = runs->front().hints.nccl_proto.empty() ? o.nccl_proto : runs->front().hints.nccl_proto;
     const NcclVersion used = NcclVersion::parse(js.at(0).nccl_version).value_or(NcclVersion{2, 27, 7});
-    auto nccl_model = Model::build(*spec, used, mo);
-    if (!nccl_model.ok()) nccl_model = Model::build(*spec, used);
+    auto nccl_model = Model::build(*o.spec, used, mo);
+    if (!nccl_model.ok()) nccl_model = Model::build(*o.spec, used);
     ASSERT_TRUE(nccl_model.ok()) << id;
-    ASSERT_EQ(js.size(), 1u) << id;
     const auto& j = js[0];
-    std::string label = r["verdict"]["label"];
-    bool bad = label.rfind("bad", 0) == 0, good = label.rfind("good", 0) == 0;
-    // Per size: measured vs predicted busbw and the model's pick; '*' marks the
-    // bandwidth-bound sizes (NCCL's latency term <= 1/4 of the predicted time) the judge uses.
-    std::optional<double> meas, exp;
-    std::vector<double> rec_bw_err;
-    for (const auto& row : j.rows) {
-      if (!row.measured_busbw || !row.expected_busbw) continue;
-      meas = row.measured_busbw;
-      exp = row.expected_busbw;
-      double se = *row.measured_busbw / *row.expected_busbw - 1.0;
-      if (row.counted) rec_bw_err.push_back(std::fabs(se));
-      if (row.counted && !bad) err_sizes_not_bad.push_back(std::fabs(se));
-      std::printf("[validation-size] %-30s %12llu %9.2f %9.2f %+7.1f %% %s %-8s %-6s %2d ch\n", id.c_str(),
-                  static_cast<unsigned long long>(row.size), *row.measured_busbw, *row.expected_busbw, se * 100,
-                  row.counted ? "*" : " ", row.algo.c_str(), row.proto.c_str(), row.nchannels);
-    }
+    const Scored sc = score_busbw(id, r["verdict"]["label"], j);
+    ASSERT_TRUE(sc.largest_err) << id;
+    const bool bad = sc.bad;
+    if (!bad) err_sizes_not_bad.insert(err_sizes_not_bad.end(), sc.bw_errs.begin(), sc.bw_errs.end());
     // Every size by time (busbw is printed with two decimals, so small sizes read 0.00): the
     // |error| of busbw is |predicted time / measured time - 1|, for ncdx's time and NCCL's own.
     if (!bad)
@@ -136,30 +233,16 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
         (small ? err_small : mid ? err_mid : err_large).push_back(e_new);
         (small ? nerr_small : mid ? nerr_mid : nerr_large).push_back(e_old);
       }
-    ASSERT_TRUE(meas && exp) << id;
-    // Headline: the largest size with both numbers.
-    double e = std::fabs(*meas / *exp - 1.0);
-    if (!rec_bw_err.empty())
-      std::printf("[validation-size] %-30s bandwidth-bound sizes: n=%zu median |err| %.1f %%\n", id.c_str(),
-                  rec_bw_err.size(), pct(rec_bw_err, 0.5) * 100);
-    err_all.push_back(e);
-    if (!bad) err_not_bad.push_back(e);
-    if (bad || good) {
-      ++labelled;
-      bool ok = bad ? j.kind == analyze::judge::VerdictKind::Slow : j.kind == analyze::judge::VerdictKind::Ok;
-      agree += ok;
-      EXPECT_TRUE(ok) << id << ": recorded '" << label << "', judged '" << j.verdict << "'";
-    }
-    std::printf("[validation] %-34s NCCL %-7s measured %8.2f predicted %8.2f GB/s  |err| %5.1f %%  %s  (%s)\n", id.c_str(),
-                j.nccl_version.c_str(), *meas, *exp, e * 100, j.verdict.c_str(), label.c_str());
+    err_all.push_back(*sc.largest_err);
+    if (!bad) err_not_bad.push_back(*sc.largest_err);
+    labelled += sc.labelled;
+    agree += sc.agrees;
   }
   double med = pct(err_not_bad, 0.5), p90 = pct(err_not_bad, 0.9);
   std::printf("[validation] not-bad records, every bandwidth-bound size: n=%zu median |err| %.1f %%, p90 %.1f %%\n",
               err_sizes_not_bad.size(), pct(err_sizes_not_bad, 0.5) * 100, pct(err_sizes_not_bad, 0.9) * 100);
-  auto regime = [&](const char* what, const std::vector<double>& v) {
-    if (!v.empty())
-      std::printf("[validation] not-bad records, %s: n=%zu median |err| %.1f %%, p90 %.1f %%\n", what, v.size(),
-                  pct(v, 0.5) * 100, pct(v, 0.9) * 100);
+  auto regime = [](const char* what, const std::vector<double>& v) {
+    print_dist("[validation] not-bad records,", what, v);
   };
   regime("every size", err_every);
   regime("sizes < 1 MB", err_small);
@@ -171,18 +254,95 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
   regime("sizes >= 64 MB, NCCL's own estimate", nerr_large);
   std::printf("[validation] not-bad records: n=%zu median |err| %.1f %%, p90 %.1f %%; all: median %.1f %%; verdicts %d/%d\n",
               err_not_bad.size(), med * 100, p90 * 100, pct(err_all, 0.5) * 100, agree, labelled);
-  // Measured on 2026-12-05 (docs/MODEL.md): keep or improve. Largest size: median 15.1 %,
-  // p90 38.5 %; every bandwidth-bound size: median 16.9 %.
-  EXPECT_LE(med, 0.16);
+  // Measured on 2026-12-07 (docs/MODEL.md (b), with aws-batch-p5-2node as the one-node run its
+  // table shows): keep or improve. Largest size: median 9.3 %, p90 38.5 %; every
+  // bandwidth-bound size: median 17.8 % (was 15.1 %, 38.5 %, 16.9 % with it read as 2 nodes).
+  EXPECT_LE(med, 0.10);
   EXPECT_LE(p90, 0.40);
   EXPECT_LE(pct(err_sizes_not_bad, 0.5), 0.18);
   EXPECT_EQ(agree, labelled);
-  // Every size by time, measured 2026-12-06 (docs/MODEL.md (b), the pipeline model): median
-  // 47.7 %, < 1 MB 56.3 %, 1-64 MB 51.4 %; the pipeline model must not be worse than NCCL's own.
-  EXPECT_LE(pct(err_every, 0.5), 0.48);
-  EXPECT_LE(pct(err_small, 0.5), 0.57);
-  EXPECT_LE(pct(err_mid, 0.5), 0.52);
+  // Every size by time, measured 2026-12-07 (docs/MODEL.md (b), the pipeline model, p5 as one
+  // node): median 32.6 %, < 1 MB 34.5 %, 1-64 MB 50.5 %; the pipeline model must not be worse
+  // than NCCL's own.
+  EXPECT_LE(pct(err_every, 0.5), 0.33);
+  EXPECT_LE(pct(err_small, 0.5), 0.35);
+  EXPECT_LE(pct(err_mid, 0.5), 0.51);
   EXPECT_LE(pct(err_every, 0.5), pct(nerr_every, 0.5) + 1e-9);
+}
+
+// (b) on a held-out set: 15 more published runs, 12 nccl-tests outputs and 3 busbw tables
+// (../shared/data/published_nccl_tests.jsonl; NCDX_PUBLISHED_NCCL_TESTS names another copy), their clusters written into
+// nccl_tests_specs.tsv before any prediction was looked at, and never used to set a constant.
+// Pins each run's verdict and the error distribution measured on 2026-12-07 (docs/MODEL.md (b),
+// held-out set), alone and pooled with the not-bad records of nccl_tests_results.jsonl.
+TEST(ModelValidation, HeldOutPublishedRuns) {
+  const char* env = std::getenv("NCDX_PUBLISHED_NCCL_TESTS");
+  auto recs = read_jsonl(env && *env ? std::string(env) : std::string(NCDX_SHARED_DIR) + "/data/published_nccl_tests.jsonl");
+  if (recs.empty()) GTEST_SKIP() << "published_nccl_tests.jsonl not found";
+  auto sp = specs();
+  std::vector<double> largest, sizes;
+  std::map<std::string, std::string> verdicts;
+  int labelled = 0, agree = 0;
+  for (const auto& r : recs) {
+    std::string id = r["id"];
+    JudgedRecord jr;
+    ASSERT_NO_FATAL_FAILURE(judge_record(r, sp, jr));
+    const Scored sc = score_busbw(id, r["verdict"]["label"], jr.js[0], false);
+    ASSERT_TRUE(sc.largest_err) << id;
+    verdicts[id] = std::string(analyze::judge::name(jr.js[0].kind));
+    labelled += sc.labelled;
+    agree += sc.agrees;
+    if (sc.bad) continue;
+    largest.push_back(*sc.largest_err);
+    sizes.insert(sizes.end(), sc.bw_errs.begin(), sc.bw_errs.end());
+  }
+  // The not-bad records of the first set, for the pooled numbers.
+  std::vector<double> pooled = largest, pooled_sizes = sizes;
+  for (const auto& r : records("nccl_tests_results.jsonl")) {
+    std::string label = r["verdict"]["label"];
+    if (label.rfind("bad", 0) == 0) continue;
+    JudgedRecord jr;
+    ASSERT_NO_FATAL_FAILURE(judge_record(r, sp, jr));
+    const Scored sc = score_busbw(r["id"], label, jr.js[0], false);
+    ASSERT_TRUE(sc.largest_err);
+    pooled.push_back(*sc.largest_err);
+    pooled_sizes.insert(pooled_sizes.end(), sc.bw_errs.begin(), sc.bw_errs.end());
+  }
+  auto line = [](const char* what, const std::vector<double>& v) { print_dist("[validation-heldout]", what, v); };
+  line("held-out, largest size", largest);
+  line("held-out, bandwidth-bound sizes", sizes);
+  line("pooled, largest size", pooled);
+  line("pooled, bandwidth-bound sizes", pooled_sizes);
+  for (const auto& [id, v] : verdicts) std::printf("[validation-heldout] verdict %-40s %s\n", id.c_str(), v.c_str());
+  std::printf("[validation-heldout] verdicts agree with the recorded label on %d of %d labelled runs\n", agree, labelled);
+  // Measured 2026-12-07 (docs/MODEL.md (b), held-out set): keep or improve. The two "slow"
+  // verdicts on runs their sources cite as reference are disagreements, pinned as measured:
+  // GPUDirect-TCPX on A3 High delivers 71-76 % of 4 x 200 Gb/s (the model has no plugin
+  // efficiency), and the 2020 DGX-1 RoCE run plateaus at Ring's bound while NCCL 2.27's tables
+  // pick Tree (the run's NCCL version is not stated).
+  const std::map<std::string, std::string> expected = {
+      {"awsome-p4de-2node-allreduce", "ok"},         {"awsome-p5-2node-allreduce-16g", "ok"},
+      {"azure-nda100v4-1node-allreduce", "ok"},      {"azure-ndh100v5-1node-allreduce", "ok"},
+      {"azure-ndh200v5-1node-allreduce", "ok"},      {"deepops-dgx1-v100-2node-roce-allreduce", "slow"},
+      {"deepops-dgxa100-2node-hdr-allreduce", "ok"}, {"deepops-dgxa100-4node-allreduce", "ok"},
+      {"dstack-gcp-a3high-2node-allgather", "slow"}, {"dstack-gcp-a3mega-2node-allgather", "ok"},
+      {"dstack-gcp-a4-b200-2node-allreduce", "ok"},  {"dstack-nebius-h100-2node-allreduce", "ok"},
+      {"gcptk-a3high-2node-allgather", "slow"},      {"gcptk-a3mega-2node-allgather", "ok"},
+      {"gcptk-a3ultra-2node-allgather", "ok"},
+  };
+  EXPECT_EQ(verdicts, expected);
+  EXPECT_EQ(labelled, 8);
+  EXPECT_GE(agree, 6);
+  // Largest size: held-out median 3.4 %, p90 30.4 % (n = 15); pooled with the 7 not-bad runs
+  // of the first set 5.8 % / 33.0 % (n = 22). Bandwidth-bound sizes: held-out 10.9 % / 47.1 %
+  // (n = 130), pooled 12.8 % / 50.7 % (n = 182).
+  EXPECT_LE(pct(largest, 0.5), 0.04);
+  EXPECT_LE(pct(largest, 0.9), 0.31);
+  EXPECT_LE(pct(pooled, 0.5), 0.06);
+  EXPECT_LE(pct(pooled, 0.9), 0.34);
+  EXPECT_LE(pct(sizes, 0.5), 0.115);
+  EXPECT_LE(pct(sizes, 0.9), 0.48);
+  EXPECT_LE(pct(pooled_sizes, 0.5), 0.13);
 }
 
 TEST(ModelValidation, ChoicesPrintedInNcclLogs) {

@@ -85,6 +85,25 @@ TEST(NcclTestsParse, OldFormatAndPrefixes) {
   EXPECT_EQ(js[0].kind, VerdictKind::Wrong);  // error 5e-02 > 1e-3 tolerance
 }
 
+TEST(NcclTestsParse, SrunLabelPrefix) {
+  // srun --label puts "<task id>: " before each line (the form of the p4de/p5 tables in
+  // aws-samples/awsome-distributed-training's nccl-tests README); before this was peeled the
+  // parser found no table at all.
+  const char* t =
+      "0: #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+      "0: #        (B)    (elements)                               (us)  (GB/s)  (GB/s)            (us)  (GB/s)  (GB/s)\n"
+      "0:      1048576        262144     float     sum      -1    300.0    3.50    6.55      0    301.0    3.48    6.53      0\n"
+      "12:    2097152        524288     float     sum      -1    420.0    4.99    9.36      0    421.0    4.98    9.34      0\n"
+      "0: # Avg bus bandwidth    : 7.95\n";
+  auto runs = parse_nccl_tests(t, "srun.txt");
+  ASSERT_TRUE(runs.ok()) << runs.status().message();
+  const auto& run = (*runs)[0];
+  ASSERT_EQ(run.rows.size(), 2u);
+  EXPECT_EQ(run.rows[1].size, 2097152u);
+  EXPECT_DOUBLE_EQ(*run.rows[0].oop.busbw_gbps, 6.55);
+  EXPECT_DOUBLE_EQ(*run.avg_busbw, 7.95);
+}
+
 TEST(NcclTestsParse, NoTableIsBadInput) {
   auto r = parse_nccl_tests("hello\nworld\n", "x.txt");
   ASSERT_FALSE(r.ok());
