@@ -33,8 +33,9 @@ bool other_rank_failed_first(const ScanResult& scan, const std::optional<int>& r
 
 // NCCL's ncclResult_t texts ("unhandled system error", "invalid argument": the nccl.result.*
 // signatures, role symptom) say only which kind of call failed. NCCL prints the failing check as a
-// WARN first and its "Last error:" repeats that WARN (src/debug.cc ncclLastError, NCCL >= 2.13), so
-// a WARN that is a known NCCL message names the cause the result code wraps.
+// WARN first and its "Last error:" repeats that WARN (src/debug.cc:308@v2.29.7-1 copies each WARN
+// into ncclLastError, NCCL >= 2.13), so a WARN that is a known NCCL message names the cause the
+// result code wraps.
 bool nccl_result_wrapper(const knowledge::Signature& s) {
   return s.role == knowledge::Role::symptom && s.id.starts_with("nccl.result.");
 }
