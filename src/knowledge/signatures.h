@@ -108,6 +108,10 @@ class SignatureSet {
   std::unique_ptr<Impl> impl_;
 };
 
+// A catch-all: a signature of class other and priority <= 3 that is no context fact (an
+// unclassified NCCL WARN, a bare Python exception). It says an error was printed, not which.
+inline bool is_catch_all(const Signature& s) { return s.klass == "other" && s.priority <= 3 && s.role != Role::context; }
+
 // The signature's `cause` with each {field} replaced by the matched value ("?" when the field did
 // not match), e.g. "IB completion error status 12 (transport retry counter exceeded)".
 std::string render_cause(const Signature& sig, const std::map<std::string, std::string>& fields);

@@ -31,6 +31,16 @@ bool other_rank_failed_first(const ScanResult& scan, const std::optional<int>& r
   return failed > 0 && (rank || scan.exits.size() > 1);
 }
 
+// NCCL's ncclResult_t texts ("unhandled system error", "invalid argument": the nccl.result.*
+// signatures, role symptom) say only which kind of call failed. NCCL prints the failing check as a
+// WARN first and its "Last error:" repeats that WARN (src/debug.cc:308@v2.29.7-1 copies each WARN
+// into ncclLastError, NCCL >= 2.13), so a WARN that is a known NCCL message names the cause the
+// result code wraps.
+bool nccl_result_wrapper(const knowledge::Signature& s) {
+  return s.role == knowledge::Role::symptom && s.id.starts_with("nccl.result.");
+}
+bool nccl_warn(const knowledge::CatalogueRow& r) { return r.project == "nccl" && r.kind == "WARN"; }
+
 std::string project_name(const std::string& p) {
   return p == "nccl" ? "NCCL" : p == "pytorch" ? "PyTorch" : p == "vllm" ? "vLLM" : p == "cuda" ? "CUDA" : p;
 }
@@ -58,15 +68,15 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
                                                 const knowledge::SignatureSet& sigs,
                                                 const std::set<std::size_t>& barrier_files) {
   if (scan.catalogued.empty()) return std::nullopt;
-  bool any_failure = false;
+  bool any_failure = false, wrapped = false;
   double top = 0;
   for (const auto& f : found) {
     if (f.finding.severity < core::Severity::warn) continue;  // an observation, not a cause
     const auto* sig = sigs.find(f.finding.id);
-    const bool catch_all =
-        sig && sig->klass == "other" && sig->priority <= 3 && sig->role != knowledge::Role::context;
-    if (!catch_all && f.finding.klass != "other") return std::nullopt;  // something names a cause
-    any_failure = true;
+    const bool catch_all = sig && knowledge::is_catch_all(*sig);
+    const bool wrapper = sig && nccl_result_wrapper(*sig);
+    if (!catch_all && !wrapper && f.finding.klass != "other") return std::nullopt;  // something names a cause
+    (wrapper ? wrapped : any_failure) = true;
     top = std::max(top, f.score);
   }
   const CataloguedLine* pick = nullptr;
@@ -74,7 +84,15 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
     for (const auto& c : scan.catalogued)
       if (!c.observation && ok(c) && (!pick || before(c, *pick))) pick = &c;
   };
-  consider([](const CataloguedLine& c) { return c.row->klass != "other" && !victim_class(c.row->klass); });
+  if (wrapped) {
+    // Under NCCL's result code only the WARN it explains may speak: one no signature classified.
+    consider([](const CataloguedLine& c) {
+      return !c.explained && nccl_warn(*c.row) && c.row->klass != "other" && !victim_class(c.row->klass);
+    });
+    if (!pick) return std::nullopt;  // the wrapper's own class stands
+  } else {
+    consider([](const CataloguedLine& c) { return c.row->klass != "other" && !victim_class(c.row->klass); });
+  }
   // A lost connection in the log of an agent that was in its exit barrier is that wait's.
   if (!pick)
     consider([&](const CataloguedLine& c) {
@@ -84,6 +102,7 @@ std::optional<ScoredFinding> catalogued_verdict(const std::vector<ScoredFinding>
   // verdict) already says that much, with a class read from the words.
   if (!pick && !any_failure) consider([](const CataloguedLine& c) { return c.row->klass == "other"; });
   if (!pick) return std::nullopt;
+  any_failure = any_failure || wrapped;
 
   const auto& row = *pick->row;
   const std::string cite = knowledge::MessageCatalogue::citation(row);

@@ -182,6 +182,9 @@ struct ErrorLine {
 struct CataloguedLine {
   const knowledge::CatalogueRow* row = nullptr;  // rows of the embedded catalogue live for the program
   bool observation = false;  // printed at INFO/WARNING level, or a row its library carries on after
+  // A signature other than a catch-all (an unclassified NCCL WARN, a bare exception) matched the
+  // line: the signature's reading of it stands, the catalogue's proposed class does not.
+  bool explained = false;
   std::size_t file = 0;
   long long line = 0;
   std::uint64_t order = 0;

@@ -350,7 +350,7 @@ void Scanner::feed_line(std::size_t file, long long lineno, std::string_view lin
   sigs_.match(text, matches_, /*include_context=*/false);
   auto who = [&] { return Who{p.rank, p.host, p.pid, p.cuda_dev, t, p.epoch.has_value(), p.time_text}; };
   const std::size_t own = matches_.size();
-  note_catalogued(file, lineno, line, text, p.level, who());
+  note_catalogued(file, lineno, line, text, p.level, who(), std::span(matches_.data(), own));
   // A line the terminal or the issue page wrapped: the signature's words are split between the
   // previous line(s) and this unprefixed one. Matches that need both are added for the first
   // line's process (word wrap joins with a space, a hard wrap at the terminal width without).

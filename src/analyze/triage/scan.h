@@ -2,6 +2,7 @@
 // Streams every input line through the prefix parser, the signature set and the fact collector,
 // keeping bounded state: a few samples per signature, one ProcessFacts per process.
 #include <functional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -112,9 +113,10 @@ class Scanner {
   void note_error_evidence(std::size_t file, long long lineno, std::string_view line, std::string_view text,
                            const Who& who);
 
-  // A line that looks like an error (not INFO): the catalogue text it carries, if any.
+  // A line that looks like an error (not INFO): the catalogue text it carries, if any. `matches`:
+  // the signatures the line matched on its own (a severity-info one says it is an observation).
   void note_catalogued(std::size_t file, long long lineno, std::string_view line, std::string_view text,
-                       LineLevel level, const Who& who);
+                       LineLevel level, const Who& who, std::span<const knowledge::SignatureMatch> matches);
 
   const knowledge::SignatureSet& sigs_;
   ScanOptions opts_;

@@ -120,7 +120,7 @@ bool looks_like_error(std::string_view t) {
 }  // namespace
 
 void Scanner::note_catalogued(std::size_t file, long long lineno, std::string_view line, std::string_view text,
-                              LineLevel level, const Who& who) {
+                              LineLevel level, const Who& who, std::span<const knowledge::SignatureMatch> matches) {
   // INFO lines are the library reporting progress; the catalogue's INFO rows would be observations
   // only, and reading every INFO line of a big NCCL log would cost a scan of each.
   if (level == LineLevel::info) return;
@@ -131,8 +131,19 @@ void Scanner::note_catalogued(std::size_t file, long long lineno, std::string_vi
   if (row.klass == "info-only") return;
   // A warning-level print (Python logging WARNING, glog W, warnings.warn, TORCH_WARN) is the library
   // carrying on; NCCL's WARN is its error channel (every failure it returns prints one).
-  const bool observation = knowledge::MessageCatalogue::carries_on(row) ||
-                           (level == LineLevel::warn && row.project != "nccl");
+  bool observation = knowledge::MessageCatalogue::carries_on(row) ||
+                     (level == LineLevel::warn && row.project != "nccl");
+  // A signature that reads the line as an observation (severity info: NCCL 2.28's "Got non-fatal
+  // async event", a GID table change) outranks the catalogue's proposal from the message's words;
+  // any other signature has classified the line itself. A catch-all (a bare exception, severity
+  // info too) classifies nothing: the catalogue's row is the better reading.
+  bool explained = false;
+  for (const auto& m : matches) {
+    const auto& sig = sigs_.all()[m.index];
+    if (knowledge::is_catch_all(sig) || sig.role == knowledge::Role::context) continue;
+    explained = true;
+    if (sig.severity == core::Severity::info) observation = true;
+  }
   auto& kept = result_.catalogued;
   const bool generic = row.klass == "other";
   std::size_t same = 0;
@@ -141,6 +152,7 @@ void Scanner::note_catalogued(std::size_t file, long long lineno, std::string_vi
   CataloguedLine c;
   c.row = &row;
   c.observation = observation;
+  c.explained = explained;
   c.file = file;
   c.line = lineno;
   c.order = order_++;

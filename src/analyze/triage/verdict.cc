@@ -107,6 +107,22 @@ std::set<int> ranks_of_pid(const std::map<int, ProcessFacts>& ranks, long long p
   return out;
 }
 
+// A line that compares the reporter's own setting with its peer's (`local_kind`: "Remote RoCE device
+// is incompatible with the local [7]mlx5_7:1/IB"): every host on both sides reports it, each with
+// its own kind. With one fault the odd host is the one whose own kind the fewest hosts share; the
+// others only report it as their remote. Two kinds and a strict minority, else nobody is singled out.
+std::set<std::string> minority_local_hosts(const SignatureHits& h) {
+  std::map<std::string, std::set<std::string>> hosts_of_kind;
+  for (const auto& ev : h.samples)
+    if (auto it = ev.fields.find("local_kind"); it != ev.fields.end() && ev.host)
+      hosts_of_kind[it->second].insert(*ev.host);
+  if (hosts_of_kind.size() != 2) return {};
+  const auto& a = hosts_of_kind.begin()->second;
+  const auto& b = std::next(hosts_of_kind.begin())->second;
+  if (a.size() == b.size()) return {};
+  return a.size() < b.size() ? a : b;
+}
+
 ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig, const InputSummary& input,
                         std::size_t max_evidence, const std::map<std::string, std::string>& host_of_addr,
                         const std::map<int, ProcessFacts>& rank_facts) {
@@ -207,6 +223,13 @@ ScoredFinding from_hits(const SignatureHits& h, const knowledge::Signature& sig,
       hosts.insert(*claimed_peers.begin());
     f.culprit.hosts.assign(hosts.begin(), hosts.end());
     if (!peers.empty()) f.culprit.component = "link to " + *peers.begin();
+  }
+  if (auto odd = minority_local_hosts(h); !odd.empty()) {
+    f.culprit.hosts.assign(odd.begin(), odd.end());
+    std::set<int> theirs;
+    for (const auto& ev : h.samples)
+      if (ev.rank && ev.host && odd.count(*ev.host)) theirs.insert(*ev.rank);
+    f.culprit.ranks.assign(theirs.begin(), theirs.end());
   }
   std::set<std::string> devices;
   for (const auto& ev : h.samples) {
@@ -317,7 +340,7 @@ std::string exception_type(std::string_view text) {
 // FileNotFoundError is the application's, a ConnectionResetError a socket's: `exceptions` there).
 void infer_unclassified(core::Finding& v, const knowledge::SignatureSet& sigs, const ScanResult& scan) {
   const auto* sig = sigs.find(v.id);
-  if (!sig || sig->klass != "other" || sig->priority > 3 || sig->role == Role::context || v.evidence.empty()) return;
+  if (!sig || !knowledge::is_catch_all(*sig) || v.evidence.empty()) return;
   // A known message (the catalogue cites it, with its class) is not re-read by its words: the
   // catalogued verdict speaks for it.
   const auto& ev = v.evidence.front();
@@ -489,6 +512,20 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
       ((out.verdict.culprit.ranks.empty() && out.verdict.culprit.hosts.empty()) || only_waiters())) {
     out.verdict.culprit.ranks = cascade->finding.culprit.ranks;
     out.verdict.culprit.hosts = cascade->finding.culprit.hosts;
+  } else if (cascade && out.verdict.id != cascade->finding.id && out.verdict.culprit.ranks.empty() &&
+             !out.verdict.culprit.hosts.empty() && out.verdict.klass != "timeout-hang") {
+    // A fault that names a host and no rank (the kernel log of one node: an Xid, a GPU that stopped)
+    // while the others timed out waiting for a rank that printed nothing: that rank sits on the
+    // faulty host when its own host is that one or unknown (it left no line to tell). One or two such
+    // ranks; more is no single stalled GPU.
+    const auto& suspects = cascade->finding.culprit.ranks;
+    const auto& vh = out.verdict.culprit.hosts;
+    const bool on_host = suspects.size() <= 2 && std::all_of(suspects.begin(), suspects.end(), [&](int r) {
+      auto it = out.ranks.find(r);
+      return it == out.ranks.end() || !it->second.host ||
+             std::find(vh.begin(), vh.end(), *it->second.host) != vh.end();
+    });
+    if (on_host) out.verdict.culprit.ranks = suspects;
   }
   // Still no culprit: a rank the launcher says exited (torchrun's "Root Cause" rank, mpirun's failed
   // process) and that was not itself waiting left the others behind (a timeout), or is the process
@@ -528,6 +565,8 @@ TriageResult correlate(const ScanResult& scan, const knowledge::SignatureSet& si
   }
   // A waiter's own timeout, with no other rank to blame, names the waiter only by accident.
   unname_waiters(out.verdict, all, scan, sigs, out.ranks, out.unranked);
+  name_barrier_absentees(out.verdict, scan, sigs, out.ranks);
+  name_unstarted_pods(out.verdict, scan, sigs);
   // A verdict that names ranks and no host names their hosts when every one of them is known (the
   // culprit's host is what an operator drains or inspects).
   if (out.verdict.culprit.hosts.empty() && !out.verdict.culprit.ranks.empty())

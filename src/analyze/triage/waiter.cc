@@ -6,6 +6,7 @@
 
 #include "analyze/triage/cascade.h"
 #include "analyze/triage/elimination.h"
+#include "core/strings.h"
 
 namespace ncdx::analyze {
 using knowledge::Role;
@@ -75,6 +76,58 @@ void unname_waiters(core::Finding& v, const std::vector<ScoredFinding>& all, con
               (others_printed ? std::string("that the log does not name") : std::string("that printed nothing")) +
               "; the culprit is the rank " + (one ? "it" : "they") + " waited for (" + peer_words + "), not " + who +
               ", " + (one ? "a victim" : "victims") + ". " + v.summary;
+}
+
+void name_unstarted_pods(core::Finding& v, const ScanResult& scan, const knowledge::SignatureSet& sigs) {
+  const knowledge::Signature* vsig = sigs.find(v.id);
+  if (!vsig || !vsig->waits_for_peer) return;
+  std::set<std::string> pods;
+  for (const auto& h : scan.hits) {
+    if (sigs.all()[h.sig].id != "k8s.pod-not-started") continue;
+    for (const auto& ev : h.samples)
+      if (auto it = ev.fields.find("pod"); it != ev.fields.end() && !it->second.empty()) pods.insert(it->second);
+  }
+  if (pods.empty() || pods.size() > 8) return;
+  std::string names;
+  for (const auto& p : pods) names += (names.empty() ? "" : ", ") + p;
+  v.culprit.ranks.clear();
+  v.culprit.hosts.assign(pods.begin(), pods.end());
+  v.culprit.component = "the pod(s) that never started (" + names + ")";
+  v.summary = "kubectl shows " + names + " never started; the timeout is its peers waiting for it. " + v.summary;
+}
+
+void name_barrier_absentees(core::Finding& v, const ScanResult& scan, const knowledge::SignatureSet& sigs,
+                            const std::map<int, ProcessFacts>& ranks) {
+  if (v.id != "torch.store.barrier-timeout") return;
+  int world = 0, joined = 0;
+  std::set<int> in_barrier, erred;
+  for (const auto& h : scan.hits) {
+    const auto& sig = sigs.all()[h.sig];
+    if (sig.role == Role::context || sig.by_launcher) continue;
+    if (sig.id == v.id) {
+      in_barrier.insert(h.ranks.begin(), h.ranks.end());
+      for (const auto& ev : h.samples) {
+        auto w = ev.fields.find("world"), j = ev.fields.find("joined");
+        if (w == ev.fields.end() || j == ev.fields.end()) continue;
+        world = std::max(world, static_cast<int>(core::parse_int(w->second).value_or(0)));
+        joined = std::max(joined, static_cast<int>(core::parse_int(j->second).value_or(0)));
+      }
+    } else if (sig.severity >= core::Severity::error) {
+      erred.insert(h.ranks.begin(), h.ranks.end());
+    }
+  }
+  if (world <= 0 || joined <= 0 || joined >= world) return;
+  std::set<int> absent;
+  for (const auto& [r, p] : ranks)
+    if (r >= 0 && r < world && !in_barrier.count(r) && erred.count(r)) absent.insert(r);
+  if (static_cast<int>(absent.size()) != world - joined) return;
+  v.culprit.ranks.assign(absent.begin(), absent.end());
+  v.culprit.hosts = hosts_of(absent, scan, ranks);
+  v.culprit.component.reset();
+  v.summary = "Only " + std::to_string(joined) + " of " + std::to_string(world) + " ranks reached the store-based barrier; " +
+              rank_words(absent) + " went on without it (it failed later, past the barrier), so " +
+              (absent.size() == 1 ? std::string("it is") : std::string("they are")) + " the rank(s) the others waited for. " +
+              v.summary;
 }
 
 }  // namespace ncdx::analyze

@@ -36,4 +36,16 @@ void unname_waiters(core::Finding& v, const std::vector<ScoredFinding>& all, con
                     const knowledge::SignatureSet& sigs, const std::map<int, ProcessFacts>& ranks,
                     const std::vector<ProcessFacts>& unranked);
 
+// A waiting verdict (`waits_for: peer`) whose peers `kubectl get pods` shows never started
+// (k8s.pod-not-started: Pending, ContainerCreating, an image pull): those pods are what the others
+// waited for; they replace the waiters as the culprit.
+void name_unstarted_pods(core::Finding& v, const ScanResult& scan, const knowledge::SignatureSet& sigs);
+
+// The store-based barrier of init_process_group/new_group says how many of the ranks joined
+// ("world_size=16, num_workers_joined=15"). The ranks that did not are absent from its waiters; when
+// the input shows exactly that many other ranks past the barrier (each printing a failure of its
+// own later, e.g. the next collective's timeout: it never called new_group), they are the culprit.
+void name_barrier_absentees(core::Finding& v, const ScanResult& scan, const knowledge::SignatureSet& sigs,
+                            const std::map<int, ProcessFacts>& ranks);
+
 }  // namespace ncdx::analyze
