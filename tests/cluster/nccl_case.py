@@ -9,6 +9,10 @@ CASE:
             object ran over 2 ranks, is labelled unverified, has the per-size rows and, with
             --nccl-spec, an expected busbw per size. The fake's communicators from
             ncclCommInitRank are per process, so neither its data nor its timings are asserted.
+  twonodes  mpirun with two app contexts of one rank each, told apart as two nodes by
+            SLURMD_NODENAME (cluster_run.cc keys nodes by hostname and Slurm node name): each rank
+            drives both fake GPUs, its two communicators made with ncclCommInitRank inside
+            ncclGroupStart/End; 4 ranks, [2, 2] per node (the network matrix is left out).
   single    one process (MPI singleton): ncclCommInitAll over both fake GPUs, whose data the
             fake does reduce: the data check must pass, and the verdict compares with the spec.
   nolib     mpirun -np 2 with no loadable libnccl.so.2 (where the system has one: a library
@@ -63,10 +67,18 @@ def main():
             pass
     if case == "nodevice":
         env["FAKE_CUDART_DEVICES"] = "0"
-    launch = [mpirun, "--oversubscribe", "-np", "2"] + [a for v in PASS_ENV for a in ("-x", v)] if case != "single" else []
-    base = launch + [ncdx, "doctor", "--cluster", "--quick", "--json", "--no-timestamps", "--nccl", "--nccl-sizes", "64K,1M"]
+    args = ["doctor", "--cluster", "--quick", "--json", "--no-timestamps", "--nccl", "--nccl-sizes", "64K,1M"]
     if case in ("mpirun2", "single"):
-        base += ["--nccl-spec", SPEC]
+        args += ["--nccl-spec", SPEC]
+    passed = [a for v in PASS_ENV for a in ("-x", v)]
+    if case == "single":
+        base = [ncdx] + args
+    elif case == "twonodes":
+        args += ["--no-network", "--nccl-spec", "nodes=2,gpus=2,gpu=H100,nic=1x100G-IB"]
+        base = [mpirun, "--oversubscribe"] + passed + ["-np", "1", "env", "SLURMD_NODENAME=n1", ncdx] + args + \
+               [":", "-np", "1", "env", "SLURMD_NODENAME=n2", ncdx] + args
+    else:
+        base = [mpirun, "--oversubscribe", "-np", "2"] + passed + [ncdx] + args
     p, doc = run(base, env)
     jsonschema.validate(doc, schema)
     n = doc.get("nccl")
@@ -86,7 +98,10 @@ def main():
         print("ok:", n["skipped"])
         return 0
     check(n["status"] == "ran", "did not run", doc)
-    check(n["ranks"] == 2 and n["gpus_per_node"] == [2], "2 ranks on 1 node", doc)
+    if case == "twonodes":
+        check(len(doc["nodes"]) == 2 and n["ranks"] == 4 and n["gpus_per_node"] == [2, 2], "2 nodes x 2 GPUs", doc)
+    else:
+        check(n["ranks"] == 2 and n["gpus_per_node"] == [2], "2 ranks on 1 node", doc)
     check(n["library"].startswith("NCCL ") and os.path.basename(nccl) in n["library"], "library", doc)
     check(n["spec"] and n["spec_source"] == "--nccl-spec", "the given spec", doc)
     check([s["bytes"] for s in n["sizes"]] == [64 << 10, 1 << 20], "sizes", doc)
