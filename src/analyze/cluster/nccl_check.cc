@@ -127,7 +127,8 @@ DerivedSpec spec_from_snapshots(const std::vector<NodeSnapshot>& nodes, const st
     names.push_back(name);
   }
   if (names.front().empty()) {
-    d.why_not = "no GPU model in the snapshot of " + nodes.front().host + " (NVML not readable); give --nccl-spec";
+    d.why_not = "no GPU model in the snapshot of " + nodes.front().host +
+                " (NVML not read: --quick leaves it out, or no driver); give --nccl-spec";
     return d;
   }
   if (!judge::set_gpu_model(s, names.front())) {
@@ -244,7 +245,10 @@ ClusterNccl run_cluster_nccl(cluster::Comm& comm, const std::vector<std::vector<
   std::size_t my_node = 0, my_index = 0;
   for (std::size_t k = 0; k < ranks_of.size(); ++k)
     for (std::size_t i = 0; i < ranks_of[k].size(); ++i)
-      if (ranks_of[k][i] == me) my_node = k, my_index = i;
+      if (ranks_of[k][i] == me) {
+        my_node = k;
+        my_index = i;
+      }
   int count = 0;
   std::string why = measure::nccl_unusable(&count);
   // The node's GPUs dealt over its ranks: one rank per node drives all of them, one rank per
