@@ -16,8 +16,8 @@ CASE:
   single    one process (MPI singleton): ncclCommInitAll over both fake GPUs, whose data the
             fake does reduce: the data check must pass, and the verdict compares with the spec.
   nolib     mpirun -np 2 with no loadable libnccl.so.2 (where the system has one: a library
-            without NCCL's symbols): one "skipped: ..." line, no finding, the exit code is what
-            the run without --nccl gives; the text report says it too.
+            without NCCL's symbols): one "skipped: ..." line, no cluster.nccl finding (so the exit
+            code is what it is without --nccl); the text report says it too.
   nodevice  the fake libraries with 0 devices: "skipped: no CUDA device ...".
 """
 import ctypes
@@ -90,9 +90,10 @@ def main():
         want = nolib_want if case == "nolib" else "skipped: no CUDA device"
         check(n["skipped"].startswith(want) and "\n" not in n["skipped"], f"skip line {n['skipped']!r}", doc)
         check(not any(i.startswith("cluster.nccl") for i in ids), "a skip is no finding", doc)
-        check(p.returncode == doc["exit_code"], "exit code", doc)
-        p0, doc0 = run([a for a in base if a not in ("--nccl", "--nccl-sizes", "64K,1M")], env)
-        check(doc0["exit_code"] == doc["exit_code"] and "nccl" not in doc0, "--nccl changed the exit code", doc)
+        # The exit code is the worst of the findings and the node checks (cluster_run.cc): with no
+        # cluster.nccl finding the skip cannot have moved it. (Comparing with a second run without
+        # --nccl flaked once under ctest -j2: node checks read a loaded machine differently.)
+        check(p.returncode == doc["exit_code"], f"exit code {p.returncode} vs {doc['exit_code']}", doc)
         pt, _ = run([a for a in base if a != "--json"], env, json_out=False)
         check("NCCL ALL-REDUCE" in pt.stdout and n["skipped"] in pt.stdout, "text report lacks the skip line:\n" + pt.stdout)
         print("ok:", n["skipped"])
