@@ -9,7 +9,9 @@
 #include "core/json.h"
 #include "core/strings.h"
 #include "core/term.h"
+#include "measure/collective/collective.h"
 #include "measure/network/net_matrix.h"
+#include "model/cost/spec_parse.h"
 #include "probe/machine_probe.h"
 #include "report/cluster/cluster_render.h"
 
@@ -55,6 +57,13 @@ void add_cluster_flags(CLI::App* cmd, ClusterFlags& f) {
                   "with --cluster: at most this many suspect and reference pairs re-measured alone after the matrix "
                   "(0 = no confirmation pass)")
       ->capture_default_str();
+  cmd->add_flag("--nccl", f.nccl,
+                "with --cluster: after the matrix, an NCCL all-reduce over every GPU of every node (libnccl by dlopen), "
+                "busbw per size against the cost model's expectation");
+  cmd->add_option("--nccl-spec", f.nccl_spec,
+                  "with --nccl: judge against this cluster spec (ncdx model --spec grammar) instead of the one derived "
+                  "from the node snapshots");
+  cmd->add_option("--nccl-sizes", f.nccl_sizes, "with --nccl: per-rank sizes, comma-separated (default 16M,128M,1G)");
   cmd->add_option("--net-port", f.port, "with --cluster: TCP port to listen on (0 = any; open it in the firewall)")
       ->capture_default_str();
 }
@@ -78,6 +87,24 @@ int run_cluster(const GlobalOptions& g, const ClusterFlags& f, bool quick) {
   opt.net.port = f.port;
   opt.network = !f.no_network;
   opt.confirm.max_pairs = f.confirm_pairs;
+  opt.nccl.enabled = f.nccl;
+  if (!f.nccl && (!f.nccl_spec.empty() || !f.nccl_sizes.empty()))
+    return fail_with(core::Status::usage("--nccl-spec and --nccl-sizes need --nccl"));
+  if (!f.nccl_spec.empty()) {
+    auto spec = model::cost::parse_spec(f.nccl_spec);
+    if (!spec) return fail_with(core::Status::usage("--nccl-spec: " + spec.status().message()));
+    opt.nccl.spec = *spec;
+  }
+  if (!f.nccl_sizes.empty()) {
+    opt.nccl.sizes.clear();
+    for (const auto& t : core::split(f.nccl_sizes, ',')) {
+      auto v = measure::parse_size(t);
+      if (!v || *v < 4 || *v > (std::size_t{8} << 30) || opt.nccl.sizes.size() >= 64)
+        return fail_with(core::Status::usage("--nccl-sizes expects up to 64 sizes from 4 to 8G, comma-separated, got '" +
+                                             f.nccl_sizes + "'"));
+      opt.nccl.sizes.push_back(*v);
+    }
+  }
   if (f.plan != 0) {
     if (f.plan < 2 || f.plan > 100000) return fail_with(core::Status::usage("--plan N: N must be in [2, 100000]"));
     if (!(f.plan_gbps > 0 && f.plan_gbps <= 10000))

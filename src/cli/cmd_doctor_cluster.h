@@ -15,6 +15,9 @@ struct ClusterFlags {
   int confirm_pairs = 12;  // analyze::ConfirmOptions::max_pairs
   std::string bw_bytes = "1M";
   int port = 0;
+  bool nccl = false;       // --nccl: all-reduce over every GPU after the matrix
+  std::string nccl_spec;   // --nccl-spec: the model's --spec grammar, instead of the derived spec
+  std::string nccl_sizes;  // --nccl-sizes: comma-separated, instead of 16M,128M,1G
 };
 
 void add_cluster_flags(CLI::App* doctor, ClusterFlags& f);

@@ -23,6 +23,17 @@ else()
       ENVIRONMENT "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_btl=self,tcp"
       PASS_REGULAR_EXPRESSION "\"network_skipped\": \"fewer than two nodes \\(hosts: 1\\)\"")
   endif()
+  # --nccl through the stand-in libcudart/libnccl (tests/measure/fake): under mpirun -np 2, as two
+  # nodes of one rank with two GPUs each, in one process, without a loadable libnccl and without a device (tests/cluster/nccl_case.py).
+  find_package(Python3 COMPONENTS Interpreter QUIET)
+  if(_mpirun AND Python3_FOUND)
+    foreach(case mpirun2 twonodes single nolib nodevice)
+      add_test(NAME cluster.nccl-fake-${case}
+               COMMAND ${Python3_EXECUTABLE} ${CMAKE_CURRENT_LIST_DIR}/nccl_case.py $<TARGET_FILE:ncdx> ${CMAKE_SOURCE_DIR}
+                       ${case} $<TARGET_FILE:ncdx_fake_cudart> $<TARGET_FILE:ncdx_fake_nccl> ${_mpirun})
+      set_tests_properties(cluster.nccl-fake-${case} PROPERTIES LABELS "cluster;mpi;fake" TIMEOUT 240)
+    endforeach()
+  endif()
   find_package(Python3 COMPONENTS Interpreter QUIET)
   # name | hosts | expected | faults
   foreach(case "healthy4|4|healthy|"

@@ -87,10 +87,12 @@ void analyze_cluster(ClusterRun& run, const ClusterOptions& opt) {
     run.outliers = isolate_outliers(run.network, opt.isolation);
     if (!run.confirm_plan.empty()) apply_confirmation(run.outliers, run.confirm, run.confirm_plan, opt.confirm, opt.isolation);
   }
+  judge_cluster_nccl(run.nccl, snaps, opt.nccl);
   run.findings.clear();
   for (const auto& c : run.consistency)
     if (c.status == core::Outcome::fail || c.status == core::Outcome::warn) run.findings.push_back(consistency_finding(c));
   for (const auto& o : run.outliers) run.findings.push_back(outlier_finding(o));
+  if (auto f = nccl_finding(run.nccl)) run.findings.push_back(std::move(*f));
   int code = core::exit_code_for(run.findings);
   for (const auto& n : run.nodes) code = std::max(code, core::exit_code_of(n.checks, [](const CheckOutcome& o) { return o.result.status; }));
   run.exit_code = code;
@@ -155,6 +157,8 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
     run.network_skip = opt.network ? "fewer than two nodes (hosts: " + std::to_string(node_hosts.size()) + ")"
                                    : "--no-network";
   }
+  // After the matrix: the all-reduce's traffic would be the matrix's neighbour otherwise.
+  if (opt.nccl.enabled) run.nccl = run_cluster_nccl(comm, ranks_of, node_hosts, opt.nccl);
   if (run.rank == 0) {
     for (std::size_t k = 0; k < node_hosts.size(); ++k) {
       ClusterNode node;

@@ -8,6 +8,7 @@
 #include "analyze/cluster/confirm.h"
 #include "analyze/cluster/consistency.h"
 #include "analyze/cluster/isolation.h"
+#include "analyze/cluster/nccl_check.h"
 #include "analyze/doctor/check.h"
 #include "core/finding.h"
 #include "measure/network/net_matrix.h"
@@ -24,6 +25,7 @@ struct ClusterOptions {
   measure::NetOptions net;
   IsolationOptions isolation;
   ConfirmOptions confirm;  // the suspects re-measured alone after the matrix (confirm.h)
+  ClusterNcclOptions nccl; // --nccl: the all-reduce over every GPU after the matrix (nccl_check.h)
 };
 
 struct ClusterNode {
@@ -49,7 +51,8 @@ struct ClusterRun {
   std::vector<ConfirmPair> confirm_plan;
   measure::NetMatrix confirm;
   std::vector<NetOutlier> outliers;
-  std::vector<core::Finding> findings;     // consistency deviations and network outliers
+  ClusterNccl nccl;                        // --nccl (requested = false without it)
+  std::vector<core::Finding> findings;     // consistency deviations, network outliers, NCCL
   int exit_code = 0;                       // the same on every rank (broadcast)
 };
 

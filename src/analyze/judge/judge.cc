@@ -83,6 +83,18 @@ core::Outcome outcome_of(VerdictKind k) {
   return core::Outcome::skip;
 }
 
+bool set_gpu_model(mc::ClusterSpec& s, const std::string& device_name) {
+  auto gm = knowledge::gpu_models();
+  const knowledge::GpuModel* m = gm.ok() ? (*gm)->by_name(device_name) : nullptr;
+  if (!m) return false;
+  s.gpu = m->id;
+  s.sm = m->sm.value_or(80);
+  s.nvlink_links = m->nvlink_links.value_or(0);
+  s.nvswitch = s.nvlink_links >= 12 && s.gpus_per_node > 2 && m->id.find("pcie") == std::string::npos;
+  if (m->pcie_gts && m->pcie_width) s.pcie_gbps = (*m->pcie_gts >= 32 ? 48.0 : *m->pcie_gts >= 16 ? 24.0 : 12.0) * *m->pcie_width / 16.0;
+  return true;
+}
+
 std::optional<mc::ClusterSpec> infer_spec(const NcclTestsRun& run, std::string& why_not) {
   mc::ClusterSpec s;
   int ranks = run.ranks_listed;
@@ -92,14 +104,7 @@ std::optional<mc::ClusterSpec> infer_spec(const NcclTestsRun& run, std::string& 
   if (ranks % nodes != 0) { why_not = "ranks are not spread evenly over the hosts"; return std::nullopt; }
   s.nodes = nodes;
   s.gpus_per_node = ranks / nodes;
-  auto gm = knowledge::gpu_models();
-  const knowledge::GpuModel* m = gm.ok() ? (*gm)->by_name(run.device_name) : nullptr;
-  if (!m) { why_not = "unknown GPU \"" + run.device_name + "\""; return std::nullopt; }
-  s.gpu = m->id;
-  s.sm = m->sm.value_or(80);
-  s.nvlink_links = m->nvlink_links.value_or(0);
-  s.nvswitch = s.nvlink_links >= 12 && s.gpus_per_node > 2 && m->id.find("pcie") == std::string::npos;
-  if (m->pcie_gts && m->pcie_width) s.pcie_gbps = (*m->pcie_gts >= 32 ? 48.0 : *m->pcie_gts >= 16 ? 24.0 : 12.0) * *m->pcie_width / 16.0;
+  if (!set_gpu_model(s, run.device_name)) { why_not = "unknown GPU \"" + run.device_name + "\""; return std::nullopt; }
   if (nodes > 1) { why_not = "multi-node run: nccl-tests does not print the NICs; give --spec with nic=<count>x<rate>G"; return std::nullopt; }
   return s;
 }

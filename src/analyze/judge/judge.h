@@ -62,4 +62,10 @@ std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const J
 // device name -> GPU model. No NIC information is printed, so multi-node runs need --spec.
 std::optional<model::cost::ClusterSpec> infer_spec(const NcclTestsRun& run, std::string& why_not);
 
+// The GPU fields of `s` (gpu, sm, NVLinks, NVSwitch, PCIe) from a device name as NVML or
+// nccl-tests print it ("NVIDIA H100 80GB HBM3"), through knowledge/gpu_models; needs
+// s.gpus_per_node set first (NVSwitch is assumed from 3 GPUs with >= 12 NVLinks). False when
+// the name is not a known model.
+bool set_gpu_model(model::cost::ClusterSpec& s, const std::string& device_name);
+
 }  // namespace ncdx::analyze::judge

@@ -91,6 +91,13 @@ core::Result<std::unique_ptr<Engine>> mpi_engine();
 // local GPUs (0 = all). With an MPI harness: one GPU per process (local rank % device count),
 // ncclCommInitRank with the unique id broadcast by the harness.
 core::Result<std::unique_ptr<Engine>> nccl_engine(Harness& h, int ngpus);
+// NCCL over exactly these local devices of this process (doctor --cluster --nccl: all GPUs of
+// every node, however many processes a node runs). Communicator ranks are numbered in process
+// order; a process with no device takes part in the harness only. Collective over `h`.
+// Why NCCL cannot run in this process ("" when it can): libnccl.so.2 or libcudart not loadable,
+// or no CUDA device. `devices`: the device count when it can.
+std::string nccl_unusable(int* devices = nullptr);
+core::Result<std::unique_ptr<Engine>> nccl_engine_on(Harness& h, const std::vector<int>& devices);
 
 }  // namespace ncdx::measure
 

@@ -5,15 +5,23 @@
 
 namespace ncdx::measure {
 
+std::string nccl_unusable(int* devices) {
+  if (devices) *devices = 0;
+  const auto& nc = vendor::nccl();
+  if (!nc.ok) return nc.detail;
+  const auto& rt = vendor::cudart();
+  if (!rt.ok) return rt.detail;
+  int n = 0;
+  if (int e = rt.api.GetDeviceCount(&n); e != 0 || n <= 0)
+    return "no CUDA device (cudaGetDeviceCount: " + (e != 0 ? vendor::cuda_error_text(rt, e) : std::string("0 devices")) + ")";
+  if (devices) *devices = n;
+  return {};
+}
+
 core::Result<Backend> open_backend(const std::string& name, int ngpus) {
   std::string which = name;
   const auto info = cluster::detect_rank();
-  if (which == "auto") {
-    int n = 0;
-    const auto& rt = vendor::cudart();
-    bool gpus = rt.ok && rt.api.GetDeviceCount(&n) == 0 && n > 0;
-    which = gpus && vendor::nccl().ok ? "nccl" : mpi_built() ? "mpi" : "nccl";
-  }
+  if (which == "auto") which = nccl_unusable().empty() ? "nccl" : mpi_built() ? "mpi" : "nccl";
   Backend b;
   if (which == "mpi") {
     auto h = mpi_harness();

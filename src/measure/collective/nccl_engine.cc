@@ -59,17 +59,38 @@ class NcclEngine final : public Engine {
   }
 
   Status init(Harness& h, int ngpus) {
-    const auto& a = rt_.api;
     int count = 0;
-    if (int e = a.GetDeviceCount(&count); e != 0) return fail("CUDA unusable: " + vendor::cuda_error_text(rt_, e));
+    if (int e = rt_.api.GetDeviceCount(&count); e != 0) return fail("CUDA unusable: " + vendor::cuda_error_text(rt_, e));
     if (h.size() == 1) {
       int n = ngpus > 0 ? ngpus : count;
       if (n > count) return Status::usage("-g " + std::to_string(n) + " GPUs requested, " + std::to_string(count) + " present");
+      std::vector<int> devs(static_cast<std::size_t>(n));
+      for (int d = 0; d < n; ++d) devs[static_cast<std::size_t>(d)] = d;
+      return init_on(h, devs);
+    }
+    // One GPU per process: the local rank picks it, as nccl-tests does with one GPU per rank.
+    auto info = cluster::detect_rank();
+    int local = info.local_rank.value_or(h.rank());
+    return init_on(h, {count > 0 ? local % count : 0});
+  }
+
+  // These local devices, one communicator rank each. One process: ncclCommInitAll. Several:
+  // the ranks are numbered in process order (this process's first = the devices of the processes
+  // before it), and one process creates its communicators with ncclCommInitRank inside
+  // ncclGroupStart/End, as NCCL requires when a thread initialises several ranks
+  // (docs.nvidia.com/deeplearning/nccl/user-guide/docs/examples.html, "Example 3: Multiple
+  // Devices per Thread"). A process may drive none (more processes on a node than GPUs).
+  Status init_on(Harness& h, const std::vector<int>& devs) {
+    const int n = static_cast<int>(devs.size());
+    ranks_.resize(devs.size());
+    if (h.size() == 1) {
+      if (n == 0) return fail("no CUDA device to run on");
       nranks_ = n;
       first_ = 0;
-      ranks_.resize(static_cast<std::size_t>(n));
-      std::vector<int> devs(static_cast<std::size_t>(n));
-      for (int d = 0; d < n; ++d) ranks_[static_cast<std::size_t>(d)].dev = ranks_[static_cast<std::size_t>(d)].rank = devs[static_cast<std::size_t>(d)] = d;
+      for (int d = 0; d < n; ++d) {
+        ranks_[static_cast<std::size_t>(d)].dev = devs[static_cast<std::size_t>(d)];
+        ranks_[static_cast<std::size_t>(d)].rank = d;
+      }
       if (auto s = make_streams(); !s) return s;
       std::vector<vendor::ncclCommPtr> comms(static_cast<std::size_t>(n), nullptr);
       if (int e = nc_.api.CommInitAll(comms.data(), n, devs.data()); e != 0)
@@ -77,23 +98,38 @@ class NcclEngine final : public Engine {
       for (int d = 0; d < n; ++d) ranks_[static_cast<std::size_t>(d)].comm = comms[static_cast<std::size_t>(d)];
       return Status::ok();
     }
-    // One GPU per process: the local rank picks it, as nccl-tests does with one GPU per rank.
-    auto info = cluster::detect_rank();
-    int local = info.local_rank.value_or(h.rank());
-    nranks_ = h.size();
-    first_ = h.rank();
-    ranks_.resize(1);
-    ranks_[0].dev = count > 0 ? local % count : 0;
-    ranks_[0].rank = h.rank();
-    if (auto s = make_streams(); !s) return s;
+    auto counts = h.gather0(std::vector<double>{static_cast<double>(n)});
+    std::vector<int> first(static_cast<std::size_t>(h.size()) + 1, 0);
+    for (std::size_t p = 0; p < counts.size(); ++p) first[p + 1] = first[p] + static_cast<int>(counts[p]);
+    h.bcast_bytes(first.data(), first.size() * sizeof(int));
+    first_ = first[static_cast<std::size_t>(h.rank())];
+    nranks_ = first.back();
+    for (int l = 0; l < n; ++l) {
+      ranks_[static_cast<std::size_t>(l)].dev = devs[static_cast<std::size_t>(l)];
+      ranks_[static_cast<std::size_t>(l)].rank = first_ + l;
+    }
+    Status local = make_streams();
     vendor::NcclUniqueId id{};
     int e = 0;
     if (h.rank() == 0) e = nc_.api.GetUniqueId(&id);
-    double failed = h.max(e != 0 ? 1.0 : 0.0);
-    if (failed > 0) return fail("ncclGetUniqueId failed on rank 0");
+    // Every process must take the same branch: a process that returned alone would leave the
+    // others waiting in ncclCommInitRank.
+    if (h.max(local ? 0.0 : 1.0) > 0) return local ? fail("CUDA setup failed on another process") : local;
+    if (h.max(e != 0 ? 1.0 : 0.0) > 0) return fail("ncclGetUniqueId failed on rank 0");
     h.bcast_bytes(&id, sizeof id);
-    if (int r = nc_.api.CommInitRank(&ranks_[0].comm, nranks_, id, h.rank()); r != 0)
-      return fail("ncclCommInitRank: " + vendor::nccl_error_text(nc_, r));
+    if (n == 1) {
+      if (int r = nc_.api.CommInitRank(&ranks_[0].comm, nranks_, id, first_); r != 0)
+        return fail("ncclCommInitRank: " + vendor::nccl_error_text(nc_, r));
+      return Status::ok();
+    }
+    int r = nc_.api.GroupStart();
+    for (int l = 0; l < n && r == 0; ++l) {
+      rt_.api.SetDevice(devs[static_cast<std::size_t>(l)]);
+      r = nc_.api.CommInitRank(&ranks_[static_cast<std::size_t>(l)].comm, nranks_, id, first_ + l);
+    }
+    int g = nc_.api.GroupEnd();
+    if (r != 0) return fail("ncclCommInitRank: " + vendor::nccl_error_text(nc_, r));
+    if (g != 0) return fail("ncclGroupEnd (ncclCommInitRank): " + vendor::nccl_error_text(nc_, g));
     return Status::ok();
   }
 
@@ -227,16 +263,25 @@ class NcclEngine final : public Engine {
   std::vector<LocalRank> ranks_;
 };
 
-}  // namespace
-
-core::Result<std::unique_ptr<Engine>> nccl_engine(Harness& h, int ngpus) {
+template <class Init>
+core::Result<std::unique_ptr<Engine>> open_nccl(Init&& init) {
   const auto& rt = vendor::cudart();
   if (!rt.ok) return Status(core::Exit::failures, rt.detail);
   const auto& nc = vendor::nccl();
   if (!nc.ok) return Status(core::Exit::failures, nc.detail);
   auto e = std::make_unique<NcclEngine>(rt, nc);
-  if (auto s = e->init(h, ngpus); !s) return s;
+  if (auto s = init(*e); !s) return s;
   return std::unique_ptr<Engine>(std::move(e));
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<Engine>> nccl_engine(Harness& h, int ngpus) {
+  return open_nccl([&](NcclEngine& e) { return e.init(h, ngpus); });
+}
+
+core::Result<std::unique_ptr<Engine>> nccl_engine_on(Harness& h, const std::vector<int>& devices) {
+  return open_nccl([&](NcclEngine& e) { return e.init_on(h, devices); });
 }
 
 }  // namespace ncdx::measure

@@ -8,6 +8,7 @@
 #include "core/table.h"
 #include "core/term.h"
 #include "measure/network/net_matrix.h"
+#include "model/cost/spec_parse.h"
 #include "probe/inventory.h"
 #include "report/cluster/term_heatmap.h"
 #include "report/context.h"
@@ -159,6 +160,96 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   return s;
 }
 
+
+// The "nccl" object (--nccl; absent without it): what ran, against which spec, the judge's
+// per-size expectation and verdict, and whether ncdx's NCCL path was ever checked on GPUs.
+nlohmann::json nccl_json(const analyze::ClusterNccl& n) {
+  const auto& j = n.judgement;
+  nlohmann::json sizes = nlohmann::json::array();
+  if (n.ran)
+    for (std::size_t i = 0; i < n.bench.rows.size(); ++i) {
+      const auto& r = n.bench.rows[i];
+      const analyze::judge::JudgedRow* jr = i < j.rows.size() ? &j.rows[i] : nullptr;
+      sizes.push_back({{"bytes", r.bytes},
+                       {"count", r.count},
+                       {"time_us", r.out_of_place.time_us},
+                       {"algbw_gbps", r.out_of_place.algbw_gbps},
+                       {"busbw_gbps", r.out_of_place.busbw_gbps},
+                       {"in_place_busbw_gbps", r.in_place.busbw_gbps},
+                       {"wrong", r.out_of_place.wrong || r.in_place.wrong
+                                     ? nlohmann::json(r.out_of_place.wrong.value_or(0) + r.in_place.wrong.value_or(0))
+                                     : nlohmann::json()},
+                       {"expected_busbw_gbps", jr ? oj(jr->expected_busbw) : nlohmann::json()},
+                       {"pct_of_expected", jr && jr->ratio ? nlohmann::json(*jr->ratio * 100) : nlohmann::json()},
+                       {"counted", jr && jr->counted},
+                       {"algo", jr && !jr->algo.empty() ? nlohmann::json(jr->algo) : nlohmann::json()},
+                       {"proto", jr && !jr->proto.empty() ? nlohmann::json(jr->proto) : nlohmann::json()}});
+    }
+  auto str_or_null = [](const std::string& s) { return s.empty() ? nlohmann::json() : nlohmann::json(s); };
+  const bool judged = n.ran;
+  return {{"status", n.ran ? "ran" : !n.skipped.empty() ? "skipped" : "failed"},
+          {"skipped", str_or_null(n.skipped)},
+          {"error", str_or_null(n.error)},
+          {"unverified_on_hardware", !analyze::kNcclVerifiedOnHardware},
+          {"unverified", analyze::kNcclVerifiedOnHardware
+                             ? nlohmann::json()
+                             : nlohmann::json("ncdx's NCCL path has run only against stand-in libraries "
+                                              "(tests/measure/fake), never on GPUs: treat numbers and verdict as unchecked")},
+          {"library", judged ? str_or_null(n.bench.library) : nlohmann::json()},
+          {"ranks", judged ? nlohmann::json(n.bench.nranks) : nlohmann::json()},
+          {"gpus_per_node", n.gpus_per_node},
+          {"collective", "allreduce"},
+          {"type", "float"},
+          {"op", "sum"},
+          {"iters", judged ? nlohmann::json(n.bench.options.iters) : nlohmann::json()},
+          {"spec", n.spec ? nlohmann::json(model::cost::describe(*n.spec)) : nlohmann::json()},
+          {"spec_source", str_or_null(n.spec_source)},
+          {"spec_notes", n.spec_notes},
+          {"spec_why_not", str_or_null(n.spec_why_not)},
+          {"model_nccl_version", judged ? str_or_null(j.nccl_version) : nlohmann::json()},
+          {"slow_below_pct", analyze::judge::JudgeOptions{}.slow_below * 100},
+          {"sizes", sizes},
+          {"avg_busbw_gbps", judged ? nlohmann::json(n.bench.avg_busbw_gbps) : nlohmann::json()},
+          {"out_of_bounds", judged ? nlohmann::json(n.bench.out_of_bounds) : nlohmann::json()},
+          {"pct_of_expected", judged ? oj(j.pct_of_expected) : nlohmann::json()},
+          {"verdict_kind", judged ? nlohmann::json(analyze::judge::name(j.kind)) : nlohmann::json()},
+          {"verdict", judged ? str_or_null(j.verdict) : nlohmann::json()},
+          {"causes", judged ? j.causes : std::vector<std::string>{}}};
+}
+
+std::string nccl_text(const analyze::ClusterNccl& n, bool color) {
+  std::string out = "\n" + core::paint("NCCL ALL-REDUCE", core::Color::bold, color) + " (--nccl)\n";
+  if (!n.skipped.empty()) return out + "  " + n.skipped + "\n";
+  if (!n.error.empty()) return out + "  " + core::paint(n.error, core::Color::red, color) + "\n";
+  const auto& j = n.judgement;
+  std::string per_node;
+  for (int g : n.gpus_per_node) per_node += (per_node.empty() ? "" : "+") + std::to_string(g);
+  out += fmt::format("  {} over {} GPUs ({} per node), float sum, {} iterations per size\n", n.bench.library,
+                     n.bench.nranks, per_node, n.bench.options.iters);
+  if (!analyze::kNcclVerifiedOnHardware)
+    out += "  " + core::paint("UNVERIFIED ON HARDWARE", core::Color::yellow, color) +
+           ": ncdx's NCCL path has run only against stand-in libraries, never on GPUs\n";
+  if (n.spec) {
+    out += "  expected busbw: NCCL " + j.nccl_version + "'s cost model for " + model::cost::describe(*n.spec) + " (" +
+           n.spec_source + ")\n";
+    for (const auto& note : n.spec_notes) out += "    " + note + "\n";
+  } else {
+    out += "  expected busbw: none (" + n.spec_why_not + ")\n";
+  }
+  core::Table t({"SIZE", "TIME µs", "ALGBW GB/s", "BUSBW GB/s", "EXPECTED", "% OF EXP", "ALGO/PROTO"});
+  for (std::size_t i = 0; i < n.bench.rows.size(); ++i) {
+    const auto& r = n.bench.rows[i];
+    const analyze::judge::JudgedRow* jr = i < j.rows.size() ? &j.rows[i] : nullptr;
+    t.add({std::to_string(r.bytes), fmt::format("{:.1f}", r.out_of_place.time_us), fmt::format("{:.2f}", r.out_of_place.algbw_gbps),
+           fmt::format("{:.2f}", r.out_of_place.busbw_gbps),
+           jr && jr->expected_busbw ? fmt::format("{:.2f}", *jr->expected_busbw) : "-",
+           jr && jr->ratio ? fmt::format("{:.0f}{}", *jr->ratio * 100, jr->counted ? "" : " (not counted)") : "-",
+           jr && !jr->algo.empty() ? jr->algo + "/" + jr->proto : "-"});
+  }
+  out += t.render(color);
+  out += "  verdict: " + j.verdict + "\n";
+  return out;
+}
 }  // namespace
 
 nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestamps) {
@@ -227,7 +318,7 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
   for (const auto& node : run.nodes)
     for (const auto& o : node.checks) n.add(o.result.status);
   auto ctx = make_context(nlohmann::json::object(), timestamps);
-  return {{"schema", "ncdx.cluster/1"},
+  nlohmann::json out = {{"schema", "ncdx.cluster/1"},
           {"context", ctx},
           {"summary", summary_json(n)},
           {"launcher", run.launcher},
@@ -241,6 +332,8 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
           {"network", net},
           {"network_skipped", run.network_ran ? nlohmann::json() : nlohmann::json(run.network_skip)},
           {"findings", findings}};
+  if (run.nccl.requested) out["nccl"] = nccl_json(run.nccl);
+  return out;
 }
 
 std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
@@ -304,6 +397,7 @@ std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
       out += "  " + core::paint(o.kind, o.confirmed == false ? core::Color::grey : core::Color::red, color) +
              (o.confirmed == false ? " (not confirmed alone)" : "") + " " + join(o.hosts, " <-> ") + ": " + o.evidence + "\n";
   }
+  if (run.nccl.requested) out += nccl_text(run.nccl, color);
   std::vector<std::string> ids;
   auto cm = check_matrix(run, &ids);
   if (!cm.empty()) {
@@ -361,6 +455,8 @@ std::string render_cluster_html(const analyze::ClusterRun& run) {
   } else {
     body += "<h2>Network</h2><p>not run: " + html_escape(run.network_skip) + "</p>\n";
   }
+  if (run.nccl.requested)
+    body += "<h2>NCCL all-reduce (--nccl)</h2>\n<pre>" + html_escape(nccl_text(run.nccl, false)) + "</pre>\n";
   std::vector<std::string> ids;
   auto cm = check_matrix(run, &ids);
   if (!cm.empty()) body += "<h2>Check status per node (0 PASS, 1 WARN, 2 FAIL)</h2>\n" + svg_heatmap(cm, hosts, ids, "") + "\n";
@@ -392,6 +488,14 @@ ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps
                                                                           : core::Outcome::fail,
                        o.evidence});
   }
+  if (run.nccl.requested) {
+    const auto& n = run.nccl;
+    core::Outcome o = !n.skipped.empty() ? core::Outcome::skip
+                      : !n.error.empty() ? core::Outcome::warn
+                                         : analyze::judge::outcome_of(n.judgement.kind);
+    cases.push_back({"nccl", "nccl.allreduce", o,
+                     !n.skipped.empty() ? n.skipped : !n.error.empty() ? n.error : n.judgement.verdict});
+  }
   f["junit.xml"] = render_junit({{"ncdx.cluster", "", std::move(cases)}}, report["context"]);
   std::vector<Metric> m;
   if (run.network_ran) {
@@ -405,6 +509,15 @@ ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps
           m.push_back({"ncdx_cluster_latency_us", "TCP one-way latency, median (us)", l, *c.lat_median_us});
       }
   }
+  if (run.nccl.ran)
+    for (std::size_t i = 0; i < run.nccl.bench.rows.size(); ++i) {
+      const auto& r = run.nccl.bench.rows[i];
+      std::map<std::string, std::string> l = {{"bytes", std::to_string(r.bytes)}};
+      m.push_back({"ncdx_cluster_nccl_busbw_gbps", "NCCL all-reduce busbw over every GPU (GB/s)", l, r.out_of_place.busbw_gbps});
+      const auto& j = run.nccl.judgement;
+      if (i < j.rows.size() && j.rows[i].expected_busbw)
+        m.push_back({"ncdx_cluster_nccl_expected_busbw_gbps", "busbw NCCL's cost model expects (GB/s)", l, *j.rows[i].expected_busbw});
+    }
   m.push_back({"ncdx_cluster_exit_code", "worst outcome of the cluster run (0 ok, 1 warn, 2 fail)", {},
                static_cast<double>(run.exit_code)});
   f["metrics.prom"] = render_prometheus(m);

@@ -49,6 +49,10 @@ TEST(DoctorFixes, EveryNamedIdIsARowAndEveryRowIsNamed) {
       for (int g : {3, 4})
         if (m[g].matched) named.insert("cluster.network." + std::string(m[g]));
     });
+  // --nccl's findings (nccl_check.cc) take their fix by the id they set: every "cluster.nccl.*" literal.
+  static const std::regex nccl_id(R"re("(cluster\.nccl\.[a-z-]+)")re");
+  ncdx::testing::for_each_source_match(analyze / "cluster" / "nccl_check.cc", nccl_id,
+                                       [&](const std::smatch& m) { named.insert(m[1]); });
   std::set<std::string> rows;
   for (const auto& r : knowledge::doctor_fix_table()) rows.insert(r.id);
   for (const auto& id : named) EXPECT_TRUE(rows.count(id)) << id << " is named by a check but not in doctor_fixes.yaml";

@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "probe/machine_probe.h"
 #include "report/doctor_render.h"
+#include "support/fixture_machine.h"
 #include "support/json_schema_mini.h"
 #include "support/test_paths.h"
 
@@ -23,11 +24,7 @@ namespace fs = std::filesystem;
 namespace {
 const fs::path kMachines = fs::path(NCDX_TEST_DATA) / "machines";
 
-probe::Inventory probe_fixture(const std::string& name) {
-  setenv("NCDX_NVML_LIB", NCDX_FAKE_NVML, 1);
-  setenv("NCDX_FAKE_NVML_JSON", (kMachines / name / "nvml.json").c_str(), 1);
-  return probe::probe_machine(core::FileSystem(kMachines / name), {});
-}
+using ncdx::testing::probe_fixture;
 
 nlohmann::json load_json(const fs::path& p) {
   std::ifstream in(p);
