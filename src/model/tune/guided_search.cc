@@ -130,7 +130,7 @@ class GuidedSearch {
     auto hi = std::lower_bound(anchor_idx_.begin(), anchor_idx_.end(), i);
     std::size_t a1 = *hi, a0 = (*hi == i || hi == anchor_idx_.begin()) ? *hi : *(hi - 1);
     double t0 = time_at(c, sizes_[a0]), t1 = time_at(c, sizes_[a1]);
-    if (a0 == a1 || t0 >= 1e299 || t1 >= 1e299) return t1;
+    if (a0 == a1 || t0 >= kNone || t1 >= kNone) return t1;
     double w = static_cast<double>(sizes_[i] - sizes_[a0]) / static_cast<double>(sizes_[a1] - sizes_[a0]);
     return (1 - w) * t0 + w * t1;
   }
@@ -209,7 +209,7 @@ class GuidedSearch {
       if (by_line || best < cut * own) finalist_[sizes_[i]] = pick;
       // Clear or near tie, on the own trial only: the line misses a switch between the anchors
       // (Rabenseifner's eager/rendezvous step at 64 KiB made a tie there look like a 10 % gain).
-      if (own < 1e299) predicted_gain_[sizes_[i]] = 1 - best / own;
+      if (own < kNone) predicted_gain_[sizes_[i]] = 1 - best / own;
     }
   }
 
