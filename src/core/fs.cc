@@ -3,12 +3,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 #include <system_error>
 
+#include "core/openat2.h"
 #include "core/strings.h"
 
 namespace ncdx::core {
@@ -51,7 +50,8 @@ namespace {
 // Opens a file for reading without ever blocking on it: O_NONBLOCK so a FIFO or a device cannot
 // hang doctor/gather (open(2) on a FIFO with no writer blocks without it), O_NOCTTY so a tty
 // never becomes ours. Under a replayed root the kernel resolves the path below the root
-// (openat2 RESOLVE_BENEATH, Linux >= 5.6): a symlink or ".." that leaves it fails with EXDEV.
+// (openat2 RESOLVE_BENEATH, Linux >= 5.6; core/openat2.h): a symlink or ".." that leaves it
+// fails with EXDEV.
 int open_for_read(const fs::path& root, bool live, const fs::path& host) {
   constexpr int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
   if (live) return ::open(host.c_str(), flags);
@@ -63,15 +63,12 @@ int open_for_read(const fs::path& root, bool live, const fs::path& host) {
   }
   int rootfd = ::open(root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
   if (rootfd < 0) return -1;
-  open_how how{};
-  how.flags = flags;
-  how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
-  long fd = ::syscall(SYS_openat2, rootfd, rel.c_str(), &how, sizeof how);
+  int fd = openat2_beneath(rootfd, rel.c_str(), flags);
   if (fd < 0 && errno == ENOSYS) fd = ::openat(rootfd, rel.c_str(), flags);  // contains() checked
   int e = errno;
   ::close(rootfd);
   errno = e;
-  return static_cast<int>(fd);
+  return fd;
 }
 
 }  // namespace

@@ -4,13 +4,14 @@
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
+#include <linux/openat2.h>  // RESOLVE_NO_SYMLINKS
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <vector>
+
+#include "core/openat2.h"
 
 namespace ncdx::core {
 namespace fs = std::filesystem;
@@ -66,13 +67,10 @@ std::atomic<int> g_openat2{-1};  // -1 unknown, 0 absent, 1 present
 // followed while they stay below (the kernel checks: EXDEV when one would leave).
 int open_beneath(int dirfd, const std::string& rel, int flags, bool follow) {
   if (g_openat2.load() != 0) {
-    open_how how{};
-    how.flags = static_cast<std::uint64_t>(flags | O_CLOEXEC);
-    how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS | (follow ? 0 : RESOLVE_NO_SYMLINKS);
-    long r = ::syscall(SYS_openat2, dirfd, rel.c_str(), &how, sizeof how);
+    int r = openat2_beneath(dirfd, rel.c_str(), flags, follow ? 0 : RESOLVE_NO_SYMLINKS);
     if (r >= 0) {
       g_openat2 = 1;
-      return static_cast<int>(r);
+      return r;
     }
     if (errno != ENOSYS) return -errno;
     g_openat2 = 0;

@@ -7,6 +7,10 @@
 #include <sys/stat.h>  // mkfifo
 #include <unistd.h>  // getpid: a temp dir per test process
 
+#include "core/safe_write.h"  // have_openat2
+#include "support/rename_churn.h"
+#include "support/temp_dir.h"
+
 using namespace ncdx::core;
 
 TEST(FileSystem, ReadsUnderRootAndCannotClimbOut) {
@@ -75,4 +79,27 @@ TEST(FileSystem, LinksLeavingTheRootAreRefused) {
   EXPECT_FALSE(fs.read("/etc/up/up/" + std::filesystem::path(outside).filename().string() + "/secret").ok());
   std::filesystem::remove_all(dir);
   std::filesystem::remove_all(outside);
+}
+
+// openat2(RESOLVE_BENEATH) answers EAGAIN when a rename or mount anywhere on the system races a
+// ".." step of the lookup (openat2(2), ERRORS, man-pages 6.03), and every sysfs device link is
+// "../../../devices/...". Read as "cannot open", one such answer dropped a GPU (and the bridge
+// above it) from doctor.golden.dgx-h100.json in a loaded `ctest -j2` run. Another thread renames
+// a file elsewhere all along (support/rename_churn.h); every read must still succeed.
+TEST(FileSystem, ReadsThroughDotDotLinksWhileFilesAreRenamedElsewhere) {
+  if (!have_openat2()) GTEST_SKIP() << "no openat2 on this kernel: reads do not use RESOLVE_BENEATH";
+  ncdx::testing::TempDir t;
+  t.write("sys/devices/pci0000:c0/0000:c0:01.0/0000:c3:00.0/class", "0x030200\n");
+  std::filesystem::create_directories(t.file("sys/bus/pci/devices"));
+  std::filesystem::create_directory_symlink("../../../devices/pci0000:c0/0000:c0:01.0/0000:c3:00.0",
+                                            t.file("sys/bus/pci/devices/0000:c3:00.0"));
+  FileSystem fs(t.path());
+  int failed = 0;
+  long renames = 0;
+  {
+    ncdx::testing::RenameChurn churn;
+    for (int i = 0; i < 20000; ++i) failed += !fs.read("/sys/bus/pci/devices/0000:c3:00.0/class").ok();
+    renames = churn.renames();
+  }
+  EXPECT_EQ(failed, 0) << "of 20000 reads, during " << renames << " renames";
 }

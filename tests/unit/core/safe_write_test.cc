@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "support/rename_churn.h"
 #include "support/temp_dir.h"
 
 using namespace ncdx::core;
@@ -117,4 +118,30 @@ TEST(SafeWrite, SingleFileRefusesOverwriteAndLinks) {
   EXPECT_FALSE(write_file_safe(t.file("lnk.json"), "x", false));
   EXPECT_EQ(slurp(t.file("target")), "t");
   EXPECT_TRUE(write_file_safe(t.file("fresh.json"), "f", false));
+}
+
+// The EAGAIN of openat2(RESOLVE_BENEATH) under a concurrent rename (openat2(2), ERRORS; see
+// FileSystem.ReadsThroughDotDotLinksWhileFilesAreRenamedElsewhere): `gather` replays each sysfs link
+// ("../../../devices/...") with symlink_beneath and writes files through it; a rename elsewhere
+// must neither drop a link from the bundle nor fail a write.
+TEST(SafeWrite, LinksAndWritesThroughDotDotWhileFilesAreRenamedElsewhere) {
+  if (!have_openat2()) GTEST_SKIP() << "no openat2 on this kernel: links are never replayed";
+  ncdx::testing::TempDir t;
+  auto d = SafeDir::open(t.file("bundle"));
+  ASSERT_TRUE(d);
+  int dropped = 0, failed = 0;
+  long renames = 0;
+  {
+    ncdx::testing::RenameChurn churn;
+    for (int i = 0; i < 1000; ++i) {
+      std::string dev = "0000:c3:00." + std::to_string(i);
+      auto l = d->symlink_beneath("sys/bus/pci/devices/" + dev, "../../../devices/pci0000:c0/" + dev);
+      dropped += !(l && *l);
+      failed += !d->write("sys/bus/pci/devices/" + dev + "/class", "0x030200\n", true).ok();
+    }
+    renames = churn.renames();
+  }
+  EXPECT_EQ(dropped, 0) << "links of 1000, during " << renames << " renames";
+  EXPECT_EQ(failed, 0) << "writes of 1000, during " << renames << " renames";
+  EXPECT_EQ(slurp(t.file("bundle/sys/devices/pci0000:c0/0000:c3:00.999/class")), "0x030200\n");
 }
