@@ -64,6 +64,12 @@ void add_cluster_flags(CLI::App* cmd, ClusterFlags& f) {
                   "with --nccl: judge against this cluster spec (ncdx model --spec grammar) instead of the one derived "
                   "from the node snapshots");
   cmd->add_option("--nccl-sizes", f.nccl_sizes, "with --nccl: per-rank sizes, comma-separated (default 16M,128M,1G)");
+  cmd->add_option("--transport", f.transport,
+                  "with --cluster: tcp (the interface NCCL's socket transport picks), rdma (RC queue pairs on the "
+                  "RDMA ports NCCL_IB_HCA selects, rail against rail; not yet run on hardware by ncdx's tests) or auto "
+                  "(rdma when every node has a usable port, else tcp)")
+      ->check(CLI::IsMember({"tcp", "rdma", "auto"}))
+      ->capture_default_str();
   cmd->add_option("--net-port", f.port, "with --cluster: TCP port to listen on (0 = any; open it in the firewall)")
       ->capture_default_str();
 }
@@ -84,6 +90,7 @@ int run_cluster(const GlobalOptions& g, const ClusterFlags& f, bool quick) {
   opt.net.bw_bytes = *bytes;
   opt.net.pair_budget_s = f.pair_budget_s;
   opt.net.ping_iters = f.ping_iters;
+  opt.net.transport = f.transport;
   opt.net.port = f.port;
   opt.network = !f.no_network;
   opt.confirm.max_pairs = f.confirm_pairs;

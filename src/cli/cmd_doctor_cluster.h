@@ -15,6 +15,7 @@ struct ClusterFlags {
   int confirm_pairs = 12;  // analyze::ConfirmOptions::max_pairs
   std::string bw_bytes = "1M";
   int port = 0;
+  std::string transport = "tcp";  // --transport tcp|rdma|auto (measure::NetOptions::transport)
   bool nccl = false;       // --nccl: all-reduce over every GPU after the matrix
   std::string nccl_spec;   // --nccl-spec: the model's --spec grammar, instead of the derived spec
   std::string nccl_sizes;  // --nccl-sizes: comma-separated, instead of 16M,128M,1G

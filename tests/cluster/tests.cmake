@@ -40,7 +40,9 @@ else()
                "slowlink4|4|net:slow-link:h2.c,h4.c|slowlink:2:4:30"
                "drift4|4|drift:env.NCCL_IB_HCA:h3.c|envdrift:3:NCCL_IB_HCA=mlx5_9"
                # 4 ms more per round trip on one link (nfqueue delayer, no netem here): that link.
-               "delaylink4|4|net:slow-link:h2.c,h3.c|delaylink:2:3:4")
+               "delaylink4|4|net:slow-link:h2.c,h3.c|delaylink:2:3:4"
+               # No RDMA device on these hosts: --transport auto measures over TCP and says why.
+               "autotcp4|4|healthy+transport:tcp|ncdx:--transport=auto")
     string(REPLACE "|" ";" parts "${case}")
     list(GET parts 0 name)
     list(GET parts 1 n)

@@ -26,10 +26,11 @@ core::Finding consistency_finding(const ConsistencyResult& c) {
   return f;
 }
 
-core::Finding outlier_finding(const NetOutlier& o) {
+// The class follows what carried the matrix: NCCL's socket transport (TCP) or its IB verbs one.
+core::Finding outlier_finding(const NetOutlier& o, const std::string& transport) {
   core::Finding f;
   f.id = "cluster.network." + o.kind;
-  f.klass = "network-socket";
+  f.klass = transport == "rdma" ? "network-ib" : "network-socket";
   f.severity = o.kind == "slow-link" || o.kind == "lossy-link" ? core::Severity::warn : core::Severity::error;
   std::string who;
   for (const auto& h : o.hosts) who += (who.empty() ? "" : " <-> ") + h;
@@ -91,7 +92,7 @@ void analyze_cluster(ClusterRun& run, const ClusterOptions& opt) {
   run.findings.clear();
   for (const auto& c : run.consistency)
     if (c.status == core::Outcome::fail || c.status == core::Outcome::warn) run.findings.push_back(consistency_finding(c));
-  for (const auto& o : run.outliers) run.findings.push_back(outlier_finding(o));
+  for (const auto& o : run.outliers) run.findings.push_back(outlier_finding(o, run.network.transport));
   if (auto f = nccl_finding(run.nccl)) run.findings.push_back(std::move(*f));
   int code = core::exit_code_for(run.findings);
   for (const auto& n : run.nodes) code = std::max(code, core::exit_code_of(n.checks, [](const CheckOutcome& o) { return o.result.status; }));
@@ -136,6 +137,10 @@ ClusterRun run_cluster_doctor(cluster::Comm& comm, probe::Inventory mine, const 
       me.node = my_node;
       me.iface = pick.name;
       me.addr = pick.addr;
+      if (opt.net.transport != "tcp") {
+        me.rails = measure::choose_rails(mine.ib, mine.env);
+        me.env = mine.env;
+      }
     }
     me.nodes = static_cast<int>(node_hosts.size());
     me.host = node_hosts[my_node];

@@ -11,6 +11,8 @@
 
 #include "cluster/mpi/comm.h"
 #include "cluster/schedule/round_robin.h"
+#include "measure/network/net_cell.h"
+#include "measure/network/net_rdma.h"
 #include "measure/network/tcp_link.h"
 
 namespace ncdx::measure {
@@ -42,17 +44,6 @@ double percentile(std::vector<double> v, double q) {
   auto lo = static_cast<std::size_t>(std::floor(pos));
   auto hi = std::min(lo + 1, v.size() - 1);
   return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
-}
-
-void fail(NetCell& c, const std::string& status, const std::string& why) {
-  if (c.status == "ok" || c.status == "not-run") {
-    c.status = status;
-    c.detail = why;
-  }
-}
-
-std::string status_for(const std::string& err) {
-  return err.find("timed out") != std::string::npos ? "timeout" : "error";
 }
 
 void record_tcp(NetCell& c, const TcpSocket& s) {
@@ -101,7 +92,7 @@ bool stream_in(TcpSocket& s, std::size_t max, Deadline d, std::string* err) {
 // The lower-numbered node of a pair: connects, times the ping-pong, streams first, then
 // receives the peer's stream. Fills its own cell [me][peer].
 void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t round, std::uint32_t me,
-                const NetOptions& opt, Clock::time_point start) {
+                const NetOptions& opt, Clock::time_point start, RdmaPairPlan* rdma) {
   Deadline end = after(start, opt.pair_budget_s), lat_end = after(start, opt.pair_budget_s * kPingShareOfBudget);
   TcpSocket s;
   if (auto e = s.connect_until(addr, port, after(start, opt.pair_budget_s * 0.5)); !e.empty())
@@ -112,6 +103,12 @@ void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t rou
   h.round = round;
   h.node = me;
   if (!s.send_all(&h, sizeof h, end, &err)) return fail(c, status_for(err), err);
+  if (rdma) {
+    rdma->lat_end = lat_end;
+    rdma->end = end;
+    return rdma_client(c, s, *rdma, opt);
+  }
+  c.transport = "tcp";
   std::vector<char> msg(std::max<std::size_t>(opt.ping_bytes, 1), 'P');
   std::vector<double> rtt;
   rtt.reserve(opt.ping_iters);
@@ -145,7 +142,7 @@ void run_client(NetCell& c, const std::string& addr, int port, std::uint32_t rou
 // The higher-numbered node: accepts its partner (stale connections from an earlier round that
 // timed out are closed), echoes pings, receives, then streams back. Fills [me][peer].
 void run_server(NetCell& c, TcpSocket& listener, std::uint32_t round, std::uint32_t peer, const NetOptions& opt,
-                Clock::time_point start) {
+                Clock::time_point start, RdmaPairPlan* rdma) {
   Deadline end = after(start, opt.pair_budget_s);
   std::string err;
   TcpSocket s;
@@ -156,6 +153,12 @@ void run_server(NetCell& c, TcpSocket& listener, std::uint32_t round, std::uint3
     if (!s.recv_all(&h, sizeof h, end, &err)) continue;
     if (std::memcmp(h.magic, kMagic, sizeof kMagic) == 0 && h.round == round && h.node == peer) break;
   }
+  if (rdma) {
+    rdma->lat_end = after(start, opt.pair_budget_s * kPingShareOfBudget);
+    rdma->end = end;
+    return rdma_server(c, s, *rdma, opt);
+  }
+  c.transport = "tcp";
   std::vector<char> msg(std::max<std::size_t>(opt.ping_bytes, 1));
   for (;;) {
     if (!s.recv_all(msg.data(), msg.size(), end, &err)) return fail(c, status_for(err), "ping-pong: " + err);
@@ -181,6 +184,13 @@ nlohmann::json cell_to_json(int peer, const NetCell& c) {
                       {"lat_min_us", opt_j(c.lat_min_us)}, {"gbps", opt_j(c.gbps)}};
   j["retrans"] = c.retrans ? nlohmann::json(*c.retrans) : nlohmann::json();
   j["segs_out"] = c.segs_out ? nlohmann::json(*c.segs_out) : nlohmann::json();
+  j["transport"] = c.transport;
+  if (!c.rails.empty()) {
+    j["rails"] = nlohmann::json::array();
+    for (const auto& r : c.rails)
+      j["rails"].push_back({{"local", r.local}, {"remote", r.remote}, {"lat_median_us", opt_j(r.lat_median_us)},
+                            {"gbps", opt_j(r.gbps)}});
+  }
   return j;
 }
 
@@ -201,6 +211,11 @@ NetCell cell_from_json(const nlohmann::json& j) {
   c.gbps = get_d(j, "gbps");
   if (auto v = get_d(j, "retrans")) c.retrans = static_cast<std::uint32_t>(*v);
   if (auto v = get_d(j, "segs_out")) c.segs_out = static_cast<std::uint32_t>(*v);
+  c.transport = j.value("transport", "");
+  if (j.contains("rails") && j["rails"].is_array())
+    for (const auto& rj : j["rails"])
+      if (rj.is_object())
+        c.rails.push_back({rj.value("local", ""), rj.value("remote", ""), get_d(rj, "lat_median_us"), get_d(rj, "gbps")});
   return c;
 }
 
@@ -230,28 +245,44 @@ struct NetSession::State {
   std::vector<std::string> hosts_, ifaces_, addrs_, peer_err_;
   std::vector<int> ports_;
   std::uint32_t next_round_ = 0;  // rounds are numbered across runs: a stale peer never matches
+  // RDMA (NetOptions::transport): this node's opened rails or why not, every node's rail names.
+  std::unique_ptr<RdmaNode> rdma_;
+  std::string rdma_err_;
+  std::vector<std::vector<std::string>> rails_of_;
+  std::string transport_ = "tcp", transport_note_;
 };
 
 NetSession::~NetSession() = default;
 
 NetSession::NetSession(cluster::Comm& comm, const NetParticipant& me, const NetOptions& opt)
-    : st_(new State{comm, me, opt, {}, {}, {}, {}, {}, {}, {}}) {
-  auto& [comm_, me_, opt_, listener_, listen_err_, hosts_, ifaces_, addrs_, peer_err_, ports_, next_round_] = *st_;
+    : st_(new State{comm, me, opt, {}, {}, {}, {}, {}, {}, {}, 0, {}, {}, {}, "tcp", {}}) {
+  auto& [comm_, me_, opt_, listener_, listen_err_, hosts_, ifaces_, addrs_, peer_err_, ports_, next_round_, rdma_,
+         rdma_err_, rails_of_, transport_, transport_note_] = *st_;
   (void)comm_, (void)next_round_;
   const int n = me.nodes;
   if (me.node >= 0) {
     if (me.addr.empty()) listen_err_ = "no IPv4 address on interface '" + me.iface + "'";
     else listen_err_ = listener_.listen_on(me.addr, opt.port);
+    if (opt.transport != "tcp") {
+      rdma_err_ = me.rails.why_none.empty() ? "no RDMA rail selected" : me.rails.why_none;
+      if (!me.rails.rails.empty()) rdma_ = RdmaNode::open(me.rails.rails, opt.bw_bytes, me.env, &rdma_err_);
+    }
   }
   // Everyone learns every node's endpoint (the ranks that only take part in barriers send node -1).
   nlohmann::json ep = {{"node", me.node}, {"host", me.host}, {"iface", me.iface}, {"addr", me.addr},
-                       {"port", listener_.valid() ? listener_.local_port() : -1}, {"error", listen_err_}};
+                       {"port", listener_.valid() ? listener_.local_port() : -1}, {"error", listen_err_},
+                       {"rdma_error", rdma_ ? std::string() : rdma_err_}, {"rails", nlohmann::json::array()}};
+  if (rdma_)
+    for (std::size_t r = 0; r < rdma_->rails(); ++r)
+      ep["rails"].push_back(rdma_->rail(r).dev + ":" + std::to_string(rdma_->rail(r).port));
   auto all = comm.allgather(ep.dump());
   hosts_.assign(n, "");
   ifaces_.assign(n, "");
   addrs_.assign(n, "");
   peer_err_.assign(n, "did not report an endpoint");  // a node that sent nothing keeps empty names
   ports_.assign(n, -1);
+  rails_of_.assign(n, {});
+  std::string not_ready;  // the first node that has no RDMA rails open, and why
   for (const auto& s : all) {
     auto j = nlohmann::json::parse(s, nullptr, false);
     int k = j.is_object() ? j.value("node", -1) : -1;
@@ -261,11 +292,26 @@ NetSession::NetSession(cluster::Comm& comm, const NetParticipant& me, const NetO
     addrs_[k] = j.value("addr", "");
     ports_[k] = j.value("port", -1);
     peer_err_[k] = j.value("error", "");
+    if (j.contains("rails") && j["rails"].is_array())
+      for (const auto& r : j["rails"])
+        if (r.is_string()) rails_of_[k].push_back(r.get<std::string>());
+    if (rails_of_[k].empty() && not_ready.empty())
+      not_ready = (hosts_[k].empty() ? "node " + std::to_string(k) : hosts_[k]) + ": " + j.value("rdma_error", "no rails");
+  }
+  // Every rank decides alike from the same allgather.
+  if (opt.transport == "rdma") {
+    transport_ = "rdma";
+    if (!not_ready.empty()) transport_note_ = "--transport rdma: " + not_ready;
+  } else if (opt.transport == "auto") {
+    transport_ = not_ready.empty() && n > 0 ? "rdma" : "tcp";
+    transport_note_ = not_ready.empty() ? "--transport auto: every node opened its RDMA rails"
+                                        : "--transport auto chose tcp: " + not_ready;
   }
 }
 
 NetMatrix NetSession::run(const std::vector<std::vector<std::pair<int, int>>>& rounds) {
-  auto& [comm_, me_, opt_, listener_, listen_err_, hosts_, ifaces_, addrs_, peer_err_, ports_, next_round_] = *st_;
+  auto& [comm_, me_, opt_, listener_, listen_err_, hosts_, ifaces_, addrs_, peer_err_, ports_, next_round_, rdma_,
+         rdma_err_, rails_of_, transport_, transport_note_] = *st_;
   auto t_start = Clock::now();
   NetMatrix m;
   m.pair_budget_s = opt_.pair_budget_s;
@@ -275,6 +321,8 @@ NetMatrix NetSession::run(const std::vector<std::vector<std::pair<int, int>>>& r
   m.hosts = hosts_;
   m.ifaces = ifaces_;
   m.addrs = addrs_;
+  m.transport = transport_;
+  m.transport_note = transport_note_;
   std::vector<NetCell> row(n);
   if (me_.node >= 0) row[me_.node].status = "self";
   m.rounds = static_cast<int>(rounds.size());
@@ -289,8 +337,12 @@ NetMatrix NetSession::run(const std::vector<std::vector<std::pair<int, int>>>& r
     auto start = Clock::now();
     if (!listen_err_.empty()) fail(c, "error", "this node: " + listen_err_);
     else if (!peer_err_[peer].empty()) fail(c, "unreachable", "peer: " + peer_err_[peer]);
-    else if (me_.node < peer) run_client(c, addrs_[peer], ports_[peer], r, me_.node, opt_, start);
-    else run_server(c, listener_, r, static_cast<std::uint32_t>(peer), opt_, start);
+    else {
+      RdmaPairPlan plan{rdma_.get(), rdma_err_, rails_of_[peer], {}, {}};
+      RdmaPairPlan* rp = transport_ == "rdma" ? &plan : nullptr;
+      if (me_.node < peer) run_client(c, addrs_[peer], ports_[peer], r, me_.node, opt_, start, rp);
+      else run_server(c, listener_, r, static_cast<std::uint32_t>(peer), opt_, start, rp);
+    }
   }
   // Rows to root 0.
   nlohmann::json mine = {{"node", me_.node}, {"cells", nlohmann::json::array()}};

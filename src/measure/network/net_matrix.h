@@ -9,8 +9,11 @@
 #include <string>
 #include <vector>
 
+#include <map>
 #include <memory>
 #include <utility>
+
+#include "measure/network/rdma_rails.h"
 
 namespace ncdx::cluster {
 class Comm;
@@ -31,6 +34,16 @@ struct NetOptions {
   std::size_t bw_bytes = 1 << 20;       // streamed per direction
   double pair_budget_s = 4.0;           // the whole pair (3 streams each way) must fit in this
   int port = 0;                         // 0 = ephemeral (published through the Comm)
+  // "tcp"; "rdma": RC queue pairs on every node's rails (rdma_link.h), a node without them
+  // makes its cells errors; "auto": rdma when every node opened its rails, else tcp.
+  std::string transport = "tcp";
+  std::uint64_t rdma_bytes = 64ull << 20;  // written per direction per rail (ib_write_bw moves 5000 x 64 KiB)
+};
+
+// One rail of an RDMA cell: this node's device:port against the peer's rail of the same index.
+struct RailCell {
+  std::string local, remote;
+  std::optional<double> lat_median_us, gbps;
 };
 
 // One directed cell [i][j]: i measured it as the sender (bandwidth) or the client (latency).
@@ -52,6 +65,8 @@ struct NetCell {
   // packet out, tcp_schedule_loss_probe in net/ipv4/tcp_output.c). Scheduling delay alone on a
   // loaded host is milliseconds, not hundreds of them.
   int stalls = 0;
+  std::string transport;            // "tcp" or "rdma" once measured
+  std::vector<RailCell> rails;      // rdma: every rail; the cell holds the worst of them
 };
 
 struct NetMatrix {
@@ -64,6 +79,8 @@ struct NetMatrix {
   double wall_s = 0;
   std::size_t bw_bytes = 0;
   int ping_iters = 0;
+  std::string transport = "tcp";    // what the session measured with
+  std::string transport_note;       // why, when --transport auto chose tcp or a node had no rails
 };
 
 // A node's part: `node` is its index among `nodes` participants (-1: this rank only takes part
@@ -72,6 +89,10 @@ struct NetParticipant {
   int node = -1;
   int nodes = 0;
   std::string host, iface, addr;
+  // The RDMA rails of this node (choose_rails on its inventory) and the env NCCL reads for its
+  // QPs; used when NetOptions::transport is not "tcp".
+  RailChoice rails;
+  std::map<std::string, std::string> env;
 };
 
 // The endpoints of one measurement: every node listens once and learns every other node's

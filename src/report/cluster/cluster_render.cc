@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "core/json.h"
@@ -131,6 +132,30 @@ nlohmann::json confirm_json(const analyze::ClusterRun& run, bool timestamps) {
                      {"segs_out", ab.segs_out.value_or(0) + ba.segs_out.value_or(0)}});
   }
   return {{"pairs", pairs}, {"wall_s", timestamps && !run.confirm_plan.empty() ? nlohmann::json(m.wall_s) : nlohmann::json()}};
+}
+
+// RDMA cells rail by rail (measure/network/net_rdma.h): which of a node's NICs made a link slow.
+nlohmann::json rails_json(const measure::NetMatrix& m) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t i = 0; i < m.cell.size(); ++i)
+    for (std::size_t j = 0; j < m.cell[i].size(); ++j) {
+      if (m.cell[i][j].rails.empty()) continue;
+      nlohmann::json rails = nlohmann::json::array();
+      for (const auto& r : m.cell[i][j].rails)
+        rails.push_back({{"local", r.local}, {"remote", r.remote}, {"latency_us", oj(r.lat_median_us)}, {"gbps", oj(r.gbps)}});
+      out.push_back({{"from", m.hosts[i]}, {"to", m.hosts[j]}, {"rails", rails}});
+    }
+  return out;
+}
+
+bool every_node_has_active_rdma_port(const analyze::ClusterRun& run) {
+  if (run.nodes.empty()) return false;
+  return std::all_of(run.nodes.begin(), run.nodes.end(), [](const analyze::ClusterNode& n) {
+    for (const auto& d : n.snap.inventory.ib)
+      for (const auto& p : d.ports)
+        if (p.state && p.state->find("ACTIVE") != std::string::npos) return true;
+    return false;
+  });
 }
 
 std::string verdict(const analyze::ClusterRun& run) {
@@ -308,7 +333,10 @@ nlohmann::json render_cluster_json(const analyze::ClusterRun& run, bool timestam
            {"status", status},
            {"detail", detail},
            {"outliers", outliers},
-           {"confirm", confirm_json(run, timestamps)}};
+           {"confirm", confirm_json(run, timestamps)},
+           {"transport", m.transport},
+           {"transport_note", m.transport_note},
+           {"rails", rails_json(m)}};
   }
   nlohmann::json findings = nlohmann::json::array();
   for (const auto& f : run.findings) findings.push_back(core::to_json(f));
@@ -367,9 +395,17 @@ std::string render_cluster_text(const analyze::ClusterRun& run, bool color) {
     for (std::size_t i = 0; i < m.hosts.size(); ++i)
       ifs += (i ? ", " : "") + m.hosts[i] + "=" + (m.ifaces[i].empty() ? "?" : m.ifaces[i]) + "/" +
              (m.addrs[i].empty() ? "?" : m.addrs[i]);
-    out += fmt::format("  TCP on the interface NCCL would pick: {}\n  {} rounds, per-pair budget {:.1f} s, {} ping-pongs, "
-                       "{} bytes streamed per direction\n",
-                       ifs, m.rounds, m.pair_budget_s, m.ping_iters, m.bw_bytes);
+    if (m.transport == "rdma")
+      out += fmt::format("  RDMA: RC queue pairs, rail r of a node against rail r of the other, the slowest rail shown "
+                         "(TCP on {} for the handshake)\n  {} rounds, per-pair budget {:.1f} s, {} ping-pongs per rail\n",
+                         ifs, m.rounds, m.pair_budget_s, m.ping_iters);
+    else
+      out += fmt::format("  TCP on the interface NCCL would pick: {}\n  {} rounds, per-pair budget {:.1f} s, {} ping-pongs, "
+                         "{} bytes streamed per direction\n",
+                         ifs, m.rounds, m.pair_budget_s, m.ping_iters, m.bw_bytes);
+    if (!m.transport_note.empty()) out += "  " + m.transport_note + "\n";
+    else if (m.transport == "tcp" && every_node_has_active_rdma_port(run))
+      out += "  every node has an ACTIVE RDMA port, which NCCL uses instead of TCP: --transport rdma measures it\n";
     out += "\nlatency, median one-way (µs)\n" +
            term_heatmap(field(m, &measure::NetCell::lat_median_us, true), labels, labels, "µs");
     out += "\nbandwidth i→j (Gb/s)\n" + term_heatmap(field(m, &measure::NetCell::gbps, false), labels, labels, "Gb/s");

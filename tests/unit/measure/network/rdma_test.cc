@@ -1,0 +1,216 @@
+// The parts of the RDMA matrix that need no RDMA device: which ports a node measures (on the
+// fixture machines' sysfs trees, through the real probe), the endpoint record two nodes swap, and
+// the QP attributes of each transition. The verbs calls themselves need hardware (docs/CLUSTER.md).
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "measure/network/net_rdma.h"
+#include "measure/network/rdma_rails.h"
+#include "measure/network/rdma_wire.h"
+#include "support/fixture_machine.h"
+
+using namespace ncdx;
+using measure::HcaSpec;
+
+namespace {
+std::vector<std::string> names(const measure::RailChoice& c) {
+  std::vector<std::string> out;
+  for (const auto& r : c.rails) out.push_back(r.dev + ":" + std::to_string(r.port));
+  return out;
+}
+}  // namespace
+
+TEST(RdmaRails, HcaSpecFollowsNcclSyntax) {
+  std::string err;
+  auto s = measure::parse_hca_spec("mlx5_0:1,mlx5_1", &err);
+  ASSERT_TRUE(s) << err;
+  EXPECT_FALSE(s->exclude);
+  EXPECT_FALSE(s->exact);
+  ASSERT_EQ(s->items.size(), 2u);
+  EXPECT_EQ(s->items[0].port, 1);
+  EXPECT_EQ(s->items[1].port, -1);
+  // Prefix match unless '=': "mlx5_1" also selects mlx5_10.
+  EXPECT_TRUE(measure::hca_selected(*s, "mlx5_10", 2));
+  EXPECT_FALSE(measure::hca_selected(*s, "mlx5_0", 2));  // port 1 only
+  EXPECT_FALSE(measure::hca_selected(*s, "mlx5_2", 1));
+  auto x = measure::parse_hca_spec("^=mlx5_1", &err);
+  ASSERT_TRUE(x) << err;
+  EXPECT_TRUE(x->exclude && x->exact);
+  EXPECT_FALSE(measure::hca_selected(*x, "mlx5_1", 1));
+  EXPECT_TRUE(measure::hca_selected(*x, "mlx5_10", 1));
+  auto rail = measure::parse_hca_spec("=mlx5_0:1:0:1", &err);  // 2.30's rail/plane fields
+  ASSERT_TRUE(rail) << err;
+  EXPECT_EQ(rail->items[0].port, 1);
+  EXPECT_TRUE(measure::parse_hca_spec("", &err)->items.empty());
+  EXPECT_FALSE(measure::parse_hca_spec("mlx5_0:one", &err));
+  EXPECT_NE(err.find("port number"), std::string::npos) << err;
+  EXPECT_FALSE(measure::parse_hca_spec("^", &err));
+  EXPECT_FALSE(measure::parse_hca_spec(":1", &err));
+}
+
+TEST(RdmaRails, DgxH100FixtureGivesEightIbRailsInNameOrder) {
+  auto inv = ncdx::testing::probe_fixture("dgx-h100");
+  auto c = measure::choose_rails(inv.ib, {});
+  ASSERT_EQ(c.rails.size(), 8u) << c.why_none;
+  EXPECT_EQ(names(c).front(), "mlx5_0:1");
+  EXPECT_EQ(names(c).back(), "mlx5_7:1");
+  for (const auto& r : c.rails) {
+    EXPECT_FALSE(r.ethernet);
+    EXPECT_EQ(r.gid_index, 0);
+    ASSERT_TRUE(r.rate_gbps);
+    EXPECT_DOUBLE_EQ(*r.rate_gbps, 400);
+  }
+  auto two = measure::choose_rails(inv.ib, {{"NCCL_IB_HCA", "=mlx5_1,mlx5_3"}});
+  EXPECT_EQ(names(two), (std::vector<std::string>{"mlx5_1:1", "mlx5_3:1"}));
+  auto none = measure::choose_rails(inv.ib, {{"NCCL_IB_HCA", "^mlx5"}});
+  EXPECT_TRUE(none.rails.empty());
+  EXPECT_NE(none.why_none.find("mlx5_0:1 4: ACTIVE (excluded by NCCL_IB_HCA)"), std::string::npos) << none.why_none;
+  auto bad = measure::choose_rails(inv.ib, {{"NCCL_IB_HCA", "mlx5_0:x"}});
+  EXPECT_TRUE(bad.rails.empty());
+  EXPECT_NE(bad.why_none.find("NCCL_IB_HCA"), std::string::npos) << bad.why_none;
+}
+
+TEST(RdmaRails, DownPortIsSkippedAndNamed) {
+  auto inv = ncdx::testing::probe_fixture("broken");
+  auto c = measure::choose_rails(inv.ib, {});
+  for (const auto& r : c.rails) EXPECT_NE(r.dev, "mlx5_1");
+  auto only = measure::choose_rails(inv.ib, {{"NCCL_IB_HCA", "=mlx5_1"}});
+  EXPECT_TRUE(only.rails.empty());
+  EXPECT_NE(only.why_none.find("mlx5_1:1 1: DOWN"), std::string::npos) << only.why_none;
+}
+
+TEST(RdmaRails, RoceUsesNcclsAutomaticGid) {
+  // a100-pcie-acs: GID 0 RoCE v1, 1 RoCE v2 link-local, 2 RoCE v2 IPv4-mapped (10.0.0.7).
+  auto inv = ncdx::testing::probe_fixture("a100-pcie-acs");
+  auto c = measure::choose_rails(inv.ib, {});
+  ASSERT_EQ(c.rails.size(), 1u) << c.why_none;
+  EXPECT_TRUE(c.rails[0].ethernet);
+  EXPECT_EQ(c.rails[0].gid_index, 2);
+  EXPECT_EQ(c.rails[0].gid, "0000:0000:0000:0000:0000:ffff:0a00:0007");
+  EXPECT_EQ(measure::choose_rails(inv.ib, {{"NCCL_IB_ADDR_FAMILY", "AF_INET6"}}).rails.at(0).gid_index, 1);
+  EXPECT_EQ(measure::choose_rails(inv.ib, {{"NCCL_IB_ROCE_VERSION_NUM", "1"}, {"NCCL_IB_ADDR_FAMILY", "AF_INET6"}})
+                .rails.at(0)
+                .gid_index,
+            0);
+  // RoCE v1 has no IPv4-mapped GID here: no rail, and why.
+  auto v1 = measure::choose_rails(inv.ib, {{"NCCL_IB_ROCE_VERSION_NUM", "1"}});
+  EXPECT_TRUE(v1.rails.empty());
+  EXPECT_NE(v1.why_none.find("no RoCE v1 AF_INET GID"), std::string::npos) << v1.why_none;
+  EXPECT_EQ(measure::choose_rails(inv.ib, {{"NCCL_IB_GID_INDEX", "3"}}).rails.at(0).gid_index, 3);
+  EXPECT_TRUE(measure::choose_rails(inv.ib, {{"NCCL_IB_GID_INDEX", "three"}}).rails.empty());
+}
+
+TEST(RdmaWire, EndpointsRoundTripAndMalformedRecordsAreRejected) {
+  measure::RdmaEndpoint a;
+  a.lid = 0x1234;
+  a.mtu = 5;
+  a.qpn = 0xabcdef;
+  a.psn = 0x123456;
+  a.rkey = 0xdeadbeef;
+  a.addr = 0x7f0011223344ull;
+  a.len = 1 << 20;
+  for (int i = 0; i < 16; ++i) a.gid[i] = static_cast<std::uint8_t>(i * 7);
+  measure::RdmaEndpoint b = a;
+  b.ethernet = true;
+  b.mtu = 3;
+  auto wire = measure::encode_endpoints({a, b});
+  EXPECT_EQ(wire.size(), measure::encoded_size(2));
+  std::string err;
+  auto back = measure::decode_endpoints(wire, &err);
+  ASSERT_TRUE(back) << err;
+  ASSERT_EQ(back->size(), 2u);
+  EXPECT_EQ((*back)[0].lid, 0x1234);
+  EXPECT_EQ((*back)[0].qpn, 0xabcdefu);
+  EXPECT_EQ((*back)[0].rkey, 0xdeadbeefu);
+  EXPECT_EQ((*back)[0].addr, 0x7f0011223344ull);
+  EXPECT_EQ(std::memcmp((*back)[0].gid, a.gid, 16), 0);
+  EXPECT_TRUE((*back)[1].ethernet);
+  EXPECT_EQ((*back)[1].mtu, 3);
+  EXPECT_FALSE(measure::decode_endpoints(wire.substr(0, wire.size() - 1), &err));
+  EXPECT_NE(err.find("expected 108 bytes for 2 rails, got 107"), std::string::npos) << err;
+  EXPECT_FALSE(measure::decode_endpoints("NCDXNET1" + wire.substr(8), &err));
+  auto many = wire;
+  many[8] = 65;  // 65 rails announced
+  EXPECT_FALSE(measure::decode_endpoints(many, &err));
+  EXPECT_NE(err.find("at most 64"), std::string::npos) << err;
+  auto mtu0 = wire;
+  mtu0[12 + 3] = 0;
+  EXPECT_FALSE(measure::decode_endpoints(mtu0, &err));
+  EXPECT_NE(err.find("rail 0 at byte 14"), std::string::npos) << err;
+  EXPECT_TRUE(measure::decode_endpoints(measure::encode_endpoints({}), &err)->empty());
+}
+
+TEST(RdmaWire, QpParamsReadNcclKnobs) {
+  std::string err;
+  auto d = measure::qp_params({}, &err);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->timeout, 20);  // NCCL >= 2.23's default
+  EXPECT_EQ(d->retry_cnt, 7);
+  auto set = measure::qp_params({{"NCCL_IB_TIMEOUT", "22"}, {"NCCL_IB_SL", "3"}, {"NCCL_IB_TC", "-1"}}, &err);
+  ASSERT_TRUE(set) << err;
+  EXPECT_EQ(set->timeout, 22);
+  EXPECT_EQ(set->sl, 3);
+  EXPECT_EQ(set->tc, 0);  // -1: auto, no config traffic class
+  EXPECT_FALSE(measure::qp_params({{"NCCL_IB_TIMEOUT", "40"}}, &err));
+  EXPECT_NE(err.find("NCCL_IB_TIMEOUT: expected an integer 1-31"), std::string::npos) << err;
+  EXPECT_FALSE(measure::qp_params({{"NCCL_IB_RETRY_CNT", "x"}}, &err));
+}
+
+TEST(RdmaWire, TransitionsAddressIbByLidAndRoceByGid) {
+  namespace ibv = vendor::ibv;
+  measure::QpParams p;
+  p.tc = 106;
+  p.sl = 2;
+  auto init = measure::qp_to_init(1, p);
+  EXPECT_EQ(init.attr.qp_state, ibv::kQpsInit);
+  EXPECT_EQ(init.attr.port_num, 1);
+  EXPECT_EQ(init.attr.qp_access_flags, static_cast<unsigned>(ibv::kAccessLocalWrite | ibv::kAccessRemoteWrite));
+  EXPECT_EQ(init.mask, ibv::kQpState | ibv::kQpPkeyIndex | ibv::kQpPort | ibv::kQpAccessFlags);
+
+  measure::RdmaEndpoint ib;
+  ib.lid = 17;
+  ib.mtu = 5;
+  ib.qpn = 99;
+  ib.psn = 1234;
+  auto rtr = measure::qp_to_rtr(1, 0, 4, ib, p);
+  EXPECT_EQ(rtr.attr.qp_state, ibv::kQpsRtr);
+  EXPECT_EQ(rtr.attr.path_mtu, 4);  // the smaller end
+  EXPECT_EQ(rtr.attr.dest_qp_num, 99u);
+  EXPECT_EQ(rtr.attr.rq_psn, 1234u);
+  EXPECT_EQ(rtr.attr.ah_attr.dlid, 17);
+  EXPECT_EQ(rtr.attr.ah_attr.is_global, 0);
+  EXPECT_EQ(rtr.attr.ah_attr.sl, 2);
+  EXPECT_TRUE(rtr.mask & ibv::kQpAv);
+  EXPECT_TRUE(rtr.mask & ibv::kQpDestQpn);
+
+  measure::RdmaEndpoint roce = ib;
+  roce.ethernet = true;
+  roce.lid = 0;
+  for (int i = 0; i < 16; ++i) roce.gid[i] = static_cast<std::uint8_t>(0xa0 + i);
+  auto rr = measure::qp_to_rtr(1, 3, 5, roce, p);
+  EXPECT_EQ(rr.attr.ah_attr.is_global, 1);
+  EXPECT_EQ(rr.attr.ah_attr.grh.sgid_index, 3);
+  EXPECT_EQ(rr.attr.ah_attr.grh.hop_limit, 255);
+  EXPECT_EQ(rr.attr.ah_attr.grh.traffic_class, 106);
+  EXPECT_EQ(std::memcmp(rr.attr.ah_attr.grh.dgid.raw, roce.gid, 16), 0);
+  EXPECT_EQ(rr.attr.path_mtu, 5);
+
+  auto rts = measure::qp_to_rts(4321, p);
+  EXPECT_EQ(rts.attr.qp_state, ibv::kQpsRts);
+  EXPECT_EQ(rts.attr.sq_psn, 4321u);
+  EXPECT_EQ(rts.attr.timeout, 20);
+  EXPECT_EQ(rts.attr.retry_cnt, 7);
+  EXPECT_EQ(rts.attr.rnr_retry, 7);
+  EXPECT_EQ(rts.mask, ibv::kQpState | ibv::kQpTimeout | ibv::kQpRetryCnt | ibv::kQpRnrRetry | ibv::kQpSqPsn |
+                          ibv::kQpMaxQpRdAtomic);
+}
+
+TEST(RdmaCell, WorstRailDecidesTheCell) {
+  measure::NetCell c;
+  c.rails = {{"mlx5_0:1", "mlx5_0:1", 2.1, 390.0}, {"mlx5_1:1", "mlx5_1:1", 2.4, 180.0}, {"mlx5_2:1", "mlx5_2:1", 2.0, 392.0}};
+  measure::summarise_rails(c);
+  ASSERT_TRUE(c.gbps && c.lat_median_us);
+  EXPECT_DOUBLE_EQ(*c.gbps, 180.0);
+  EXPECT_DOUBLE_EQ(*c.lat_median_us, 2.4);
+}
