@@ -44,6 +44,8 @@ void add_cluster_flags(CLI::App* cmd, ClusterFlags& f) {
   cmd->add_option("--plan", f.plan, "print the --cluster schedule and predicted time for N nodes without running");
   cmd->add_option("--plan-gbps", f.plan_gbps, "with --plan: the per-pair TCP rate (Gb/s) the prediction assumes")
       ->capture_default_str();
+  cmd->add_option("--plan-rails", f.plan_rails, "with --plan --transport rdma: RDMA rails per node (--plan-gbps is per rail)")
+      ->capture_default_str();
   cmd->add_option("--plan-rtt-us", f.plan_rtt_us, "with --plan: the small-message round trip (µs) the prediction assumes")
       ->capture_default_str();
   cmd->add_flag("--no-network", f.no_network, "with --cluster: skip the network matrix");
@@ -122,6 +124,8 @@ int run_cluster(const GlobalOptions& g, const ClusterFlags& f, bool quick) {
     po.nodes = f.plan;
     po.link_gbps = f.plan_gbps;
     po.rtt_us = f.plan_rtt_us;
+    if (f.plan_rails < 1 || f.plan_rails > 64) return fail_with(core::Status::usage("--plan-rails must be in [1, 64]"));
+    po.rails = f.plan_rails;
     po.net = opt.net;
     po.confirm_pairs = opt.confirm.max_pairs;
     auto p = analyze::plan_cluster(po);

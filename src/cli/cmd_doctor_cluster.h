@@ -10,6 +10,7 @@ struct ClusterFlags {
   bool cluster = false, no_network = false;
   int plan = 0;
   double plan_gbps = 100, plan_rtt_us = 20;  // analyze::PlanOptions' assumed link
+  int plan_rails = 1;                        // with --transport rdma: rails per node
   double pair_budget_s = 4.0;
   int ping_iters = 100;
   int confirm_pairs = 12;  // analyze::ConfirmOptions::max_pairs

@@ -25,8 +25,21 @@ ClusterPlan plan_cluster(const PlanOptions& opt) {
   p.assumed_rtt_us = opt.rtt_us;
   double rtt = opt.rtt_us * 1e-6;
   double stream = static_cast<double>(opt.net.bw_bytes) * 8 / (opt.link_gbps * 1e9) + rtt;
-  p.predicted_pair_s = std::min((opt.net.ping_iters + 5) * rtt + 2 * measure::kStreamsPerDirection * stream + 3 * rtt,
-                                opt.net.pair_budget_s);
+  p.transport = opt.net.transport == "rdma" ? "rdma" : "tcp";
+  p.rails = p.transport == "rdma" ? std::max(opt.rails, 1) : 1;
+  p.rdma_mib = p.transport == "rdma" ? static_cast<double>(opt.net.rdma_bytes) / (1 << 20) : 0;
+  if (p.transport == "rdma") {
+    // net_rdma.cc: the endpoint swap and ready bytes (2 round trips), then per rail the ping-pong
+    // and kStreamsPerDirection writes of rdma_bytes each way, one rail after another, and the two
+    // turn bytes. QP setup is not counted (driver calls of about a millisecond per rail).
+    double write = static_cast<double>(opt.net.rdma_bytes) * 8 / (opt.link_gbps * 1e9);
+    p.predicted_pair_s = std::min(4 * rtt + p.rails * ((opt.net.ping_iters + 1) * rtt +
+                                                       2 * measure::kStreamsPerDirection * write),
+                                  opt.net.pair_budget_s);
+  } else {
+    p.predicted_pair_s = std::min((opt.net.ping_iters + 5) * rtt + 2 * measure::kStreamsPerDirection * stream + 3 * rtt,
+                                  opt.net.pair_budget_s);
+  }
   p.predicted_wall_s = p.rounds * (p.predicted_pair_s + opt.round_overhead_s);
   p.worst_wall_s = p.rounds * (opt.net.pair_budget_s + opt.round_overhead_s);
   p.confirm_pairs = static_cast<int>(std::min<long long>(std::max(opt.confirm_pairs, 0), p.pairs));

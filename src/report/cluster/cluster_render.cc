@@ -575,6 +575,8 @@ nlohmann::json render_plan_json(const analyze::ClusterPlan& p, bool timestamps) 
           {"pair_budget_s", p.pair_budget_s},
           {"assumed_gbps", p.assumed_gbps},
           {"assumed_rtt_us", p.assumed_rtt_us},
+          {"transport", p.transport},
+          {"rails", p.rails},
           {"predicted_pair_s", p.predicted_pair_s},
           {"predicted_wall_s", p.predicted_wall_s},
           {"worst_wall_s", p.worst_wall_s},
@@ -593,6 +595,10 @@ std::string render_plan_text(const analyze::ClusterPlan& p) {
       "(--plan-gbps, --plan-rtt-us) → matrix ≈ {:.1f} s (worst case, a dead peer every round: {:.0f} s)\n",
       p.nodes, p.rounds, p.pairs, p.pairs_per_round, p.pair_budget_s, p.predicted_pair_s, p.assumed_gbps,
       p.assumed_rtt_us, p.predicted_wall_s, p.worst_wall_s);
+  if (p.transport == "rdma")
+    out += fmt::format("  RDMA: {} rail(s) a node, one after another: a ping-pong, then {} writes of {:g} MiB each way; "
+                       "{:g} Gb/s is per rail (--plan-rails)\n",
+                       p.rails, measure::kStreamsPerDirection, p.rdma_mib, p.assumed_gbps);
   if (p.confirm_pairs > 0)
     out += fmt::format("  confirmation, only when the matrix has suspects: at most {} pairs re-measured one at a time → "
                        "≈ {:.1f} s more (worst {:.0f} s)\n",

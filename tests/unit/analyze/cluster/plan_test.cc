@@ -39,5 +39,25 @@ TEST(ClusterPlan, PairTimeNeverExceedsTheBudget) {
   EXPECT_NEAR(p.worst_wall_s, 33 * (4 + po.round_overhead_s), 1e-9);
 }
 
+TEST(ClusterPlan, RdmaPairCountsEveryRailOneAfterAnother) {
+  analyze::PlanOptions po;
+  po.nodes = 1024;
+  po.net.transport = "rdma";
+  po.net.ping_iters = 100;
+  po.rails = 8;
+  po.link_gbps = 400;  // per rail (8 × NDR)
+  po.rtt_us = 5;
+  auto p = analyze::plan_cluster(po);
+  EXPECT_EQ(p.transport, "rdma");
+  EXPECT_EQ(p.rails, 8);
+  EXPECT_DOUBLE_EQ(p.rdma_mib, 64);
+  // 4 round trips of handshake, then per rail 101 round trips and 6 writes of 64 MiB at 400 Gb/s.
+  double write = 64.0 * (1 << 20) * 8 / 400e9;
+  EXPECT_NEAR(p.predicted_pair_s, 4 * 5e-6 + 8 * (101 * 5e-6 + 6 * write), 1e-12);
+  EXPECT_NEAR(p.predicted_wall_s, 1023 * (p.predicted_pair_s + po.round_overhead_s), 1e-9);
+  po.net.transport = "auto";  // planned as TCP: what auto picks is known only when the nodes answer
+  EXPECT_EQ(analyze::plan_cluster(po).transport, "tcp");
+}
+
 }  // namespace
 }  // namespace ncdx
