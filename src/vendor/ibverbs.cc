@@ -33,6 +33,7 @@ const Load& verbs() {
     NCDX_IBV(modify_qp, "ibv_modify_qp");
     NCDX_IBV(destroy_qp, "ibv_destroy_qp");
     NCDX_IBV(wc_status_str, "ibv_wc_status_str");
+    NCDX_IBV(fork_init, "ibv_fork_init");
 #undef NCDX_IBV
     if (!lib->missing().empty()) {
       r.state = "symbol_missing";

@@ -169,6 +169,11 @@ inline constexpr int kAccessLocalWrite = 1, kAccessRemoteWrite = 2;
 inline constexpr int kWcSuccess = 0;
 inline constexpr int kPortActive = 4;
 inline constexpr int kLinkLayerEthernet = 2;  // 0 unspecified and 1 InfiniBand are both IB
+inline constexpr int kMtu256 = 1, kMtu4096 = 5;  // enum ibv_mtu: 256 << (n - 1) bytes
+// enum ibv_port_flags in PortAttr::flags: every address vector of the port needs a GRH, even
+// by LID in one subnet (rdma-core libibverbs/man/ibv_modify_qp.3:177@v44.0; mlx5 reports it on
+// virtualised IB ports).
+inline constexpr unsigned kQpfGrhRequired = 1;
 // enum ibv_qp_attr_mask
 inline constexpr int kQpState = 1 << 0, kQpAccessFlags = 1 << 3, kQpPkeyIndex = 1 << 4, kQpPort = 1 << 5,
                      kQpAv = 1 << 7, kQpPathMtu = 1 << 8, kQpTimeout = 1 << 9, kQpRetryCnt = 1 << 10,
@@ -195,6 +200,7 @@ struct Api {
   int (*modify_qp)(Qp*, QpAttr*, int) = nullptr;
   int (*destroy_qp)(Qp*) = nullptr;
   const char* (*wc_status_str)(int) = nullptr;
+  int (*fork_init)() = nullptr;
 };
 
 struct Load {

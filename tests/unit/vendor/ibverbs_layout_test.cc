@@ -35,6 +35,8 @@ TEST(IbverbsLayout, StructsMatchRdmaCoreHeader) {
   SAME_OFFSET(Qp, ibv_qp, context, context);
   SAME_OFFSET(Qp, ibv_qp, qp_num, qp_num);
   EXPECT_EQ(sizeof(ibv::Mr), sizeof(struct ibv_mr));
+  SAME_OFFSET(Mr, ibv_mr, context, context);
+  SAME_OFFSET(Mr, ibv_mr, pd, pd);
   SAME_OFFSET(Mr, ibv_mr, addr, addr);
   SAME_OFFSET(Mr, ibv_mr, length, length);
   SAME_OFFSET(Mr, ibv_mr, lkey, lkey);
@@ -42,9 +44,11 @@ TEST(IbverbsLayout, StructsMatchRdmaCoreHeader) {
   EXPECT_EQ(sizeof(ibv::Gid), sizeof(union ibv_gid));
   EXPECT_EQ(alignof(ibv::Gid), alignof(union ibv_gid));
   EXPECT_EQ(sizeof(ibv::Sge), sizeof(struct ibv_sge));
+  SAME_OFFSET(Sge, ibv_sge, addr, addr);
   SAME_OFFSET(Sge, ibv_sge, length, length);
   SAME_OFFSET(Sge, ibv_sge, lkey, lkey);
   EXPECT_EQ(sizeof(ibv::SendWr), sizeof(struct ibv_send_wr));
+  SAME_OFFSET(SendWr, ibv_send_wr, wr_id, wr_id);
   SAME_OFFSET(SendWr, ibv_send_wr, next, next);
   SAME_OFFSET(SendWr, ibv_send_wr, sg_list, sg_list);
   SAME_OFFSET(SendWr, ibv_send_wr, num_sge, num_sge);
@@ -53,12 +57,22 @@ TEST(IbverbsLayout, StructsMatchRdmaCoreHeader) {
   SAME_OFFSET(SendWr, ibv_send_wr, remote_addr, wr.rdma.remote_addr);
   SAME_OFFSET(SendWr, ibv_send_wr, rkey, wr.rdma.rkey);
   EXPECT_EQ(sizeof(ibv::RecvWr), sizeof(struct ibv_recv_wr));
+  SAME_OFFSET(RecvWr, ibv_recv_wr, wr_id, wr_id);
+  SAME_OFFSET(RecvWr, ibv_recv_wr, next, next);
   SAME_OFFSET(RecvWr, ibv_recv_wr, sg_list, sg_list);
   SAME_OFFSET(RecvWr, ibv_recv_wr, num_sge, num_sge);
   EXPECT_EQ(sizeof(ibv::Wc), sizeof(struct ibv_wc));
+  SAME_OFFSET(Wc, ibv_wc, wr_id, wr_id);
   SAME_OFFSET(Wc, ibv_wc, status, status);
+  SAME_OFFSET(Wc, ibv_wc, opcode, opcode);
   SAME_OFFSET(Wc, ibv_wc, byte_len, byte_len);
   EXPECT_EQ(sizeof(ibv::QpCap), sizeof(struct ibv_qp_cap));
+  // rdma_link.cc fills the cap by position and reads max_inline_data back.
+  SAME_OFFSET(QpCap, ibv_qp_cap, max_send_wr, max_send_wr);
+  SAME_OFFSET(QpCap, ibv_qp_cap, max_recv_wr, max_recv_wr);
+  SAME_OFFSET(QpCap, ibv_qp_cap, max_send_sge, max_send_sge);
+  SAME_OFFSET(QpCap, ibv_qp_cap, max_recv_sge, max_recv_sge);
+  SAME_OFFSET(QpCap, ibv_qp_cap, max_inline_data, max_inline_data);
   EXPECT_EQ(sizeof(ibv::QpInitAttr), sizeof(struct ibv_qp_init_attr));
   SAME_OFFSET(QpInitAttr, ibv_qp_init_attr, send_cq, send_cq);
   SAME_OFFSET(QpInitAttr, ibv_qp_init_attr, recv_cq, recv_cq);
@@ -66,12 +80,16 @@ TEST(IbverbsLayout, StructsMatchRdmaCoreHeader) {
   SAME_OFFSET(QpInitAttr, ibv_qp_init_attr, qp_type, qp_type);
   SAME_OFFSET(QpInitAttr, ibv_qp_init_attr, sq_sig_all, sq_sig_all);
   EXPECT_EQ(sizeof(ibv::AhAttr), sizeof(struct ibv_ah_attr));
+  EXPECT_EQ(sizeof(ibv::GlobalRoute), sizeof(struct ibv_global_route));
   SAME_OFFSET(AhAttr, ibv_ah_attr, grh.dgid, grh.dgid);
+  SAME_OFFSET(AhAttr, ibv_ah_attr, grh.flow_label, grh.flow_label);
   SAME_OFFSET(AhAttr, ibv_ah_attr, grh.sgid_index, grh.sgid_index);
   SAME_OFFSET(AhAttr, ibv_ah_attr, grh.hop_limit, grh.hop_limit);
   SAME_OFFSET(AhAttr, ibv_ah_attr, grh.traffic_class, grh.traffic_class);
   SAME_OFFSET(AhAttr, ibv_ah_attr, dlid, dlid);
   SAME_OFFSET(AhAttr, ibv_ah_attr, sl, sl);
+  SAME_OFFSET(AhAttr, ibv_ah_attr, src_path_bits, src_path_bits);
+  SAME_OFFSET(AhAttr, ibv_ah_attr, static_rate, static_rate);
   SAME_OFFSET(AhAttr, ibv_ah_attr, is_global, is_global);
   SAME_OFFSET(AhAttr, ibv_ah_attr, port_num, port_num);
   EXPECT_EQ(sizeof(ibv::QpAttr), sizeof(struct ibv_qp_attr));
@@ -96,6 +114,8 @@ TEST(IbverbsLayout, StructsMatchRdmaCoreHeader) {
   SAME_OFFSET(PortAttr, ibv_port_attr, active_mtu, active_mtu);
   SAME_OFFSET(PortAttr, ibv_port_attr, lid, lid);
   SAME_OFFSET(PortAttr, ibv_port_attr, link_layer, link_layer);
+  SAME_OFFSET(PortAttr, ibv_port_attr, flags, flags);  // IBV_QPF_GRH_REQUIRED, inside the 48 compat bytes
+  EXPECT_LT(offsetof(ibv::PortAttr, flags), 48u);
 }
 
 TEST(IbverbsLayout, EnumeratorsMatchRdmaCoreHeader) {
@@ -112,6 +132,9 @@ TEST(IbverbsLayout, EnumeratorsMatchRdmaCoreHeader) {
   EXPECT_EQ(ibv::kWcSuccess, IBV_WC_SUCCESS);
   EXPECT_EQ(ibv::kPortActive, IBV_PORT_ACTIVE);
   EXPECT_EQ(ibv::kLinkLayerEthernet, IBV_LINK_LAYER_ETHERNET);
+  EXPECT_EQ(ibv::kMtu256, IBV_MTU_256);
+  EXPECT_EQ(ibv::kMtu4096, IBV_MTU_4096);
+  EXPECT_EQ(ibv::kQpfGrhRequired, static_cast<unsigned>(IBV_QPF_GRH_REQUIRED));
   EXPECT_EQ(ibv::kQpState, IBV_QP_STATE);
   EXPECT_EQ(ibv::kQpAccessFlags, IBV_QP_ACCESS_FLAGS);
   EXPECT_EQ(ibv::kQpPkeyIndex, IBV_QP_PKEY_INDEX);
