@@ -32,5 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   port.gids.push_back({0, bytes, std::string("RoCE v2"), std::nullopt});
   dev.ports.push_back(port);
   (void)measure::choose_rails({dev}, {{"NCCL_IB_HCA", bytes}, {"NCCL_IB_GID_INDEX", bytes}});
+  (void)measure::choose_rails({dev}, {{"NCCL_IB_ADDR_RANGE", bytes}});
+  (void)measure::choose_rails({dev}, {{"NCCL_IB_ADDR_RANGE", bytes}, {"NCCL_IB_ADDR_FAMILY", "AF_INET6"}});
   return 0;
 }

@@ -4,6 +4,7 @@
 // device-name order, filtered by NCCL_IB_HCA, and on RoCE the GID NCCL would use. Rail r of one
 // node is measured against rail r of the other (on a rail-optimised fabric that is the path
 // NCCL's traffic takes between them).
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -43,13 +44,32 @@ struct RailChoice {
   std::string why_none;   // when rails is empty: what was found and what was excluded
 };
 
-// The rails of a node; env supplies NCCL_IB_HCA, NCCL_IB_GID_INDEX, NCCL_IB_ROCE_VERSION_NUM and
-// NCCL_IB_ADDR_FAMILY (malformed values are reported in why_none and select nothing).
+// The rails of a node; env supplies NCCL_IB_HCA, NCCL_IB_GID_INDEX, NCCL_IB_ROCE_VERSION_NUM,
+// NCCL_IB_ADDR_FAMILY, NCCL_IB_ADDR_RANGE and NCCL_IB_ROUTABLE_FLID_GID_INDEX (malformed values,
+// which NCCL would ignore or misread, are reported in why_none and select nothing).
 RailChoice choose_rails(const std::vector<probe::IbDevice>& devs, const std::map<std::string, std::string>& env);
 
-// NCCL ≥ 2.21's automatic RoCE GID (NCCL_IB_GID_INDEX = -1): the first GID of RoCE version `roce`
-// (1: "IB/RoCE v1", 2: "RoCE v2") whose address is of `family` (AF_INET: IPv4-mapped
-// ::ffff:a.b.c.d; AF_INET6: any other non-zero address); -1 when none.
-int auto_gid_index(const std::vector<probe::IbGid>& gids, int roce, bool ipv4);
+// NCCL_IB_ADDR_RANGE: "address/bits" of the NCCL_IB_ADDR_FAMILY family, which a RoCE GID must
+// fall in to be chosen automatically (envIbAddrRange, NVIDIA/nccl
+// src/transport/net_ib/connect.cc:119@v2.30.7-1).
+struct GidRange {
+  bool v4 = true;
+  std::uint8_t addr[16] = {};  // v4: the first 4 bytes
+  int bits = 0;
+};
+
+// The GID entries read: the probe keeps the non-empty ones below this index (probe/net_probe.cc).
+inline constexpr int kGidsRead = 32;
+
+// NCCL ≥ 2.21's automatic RoCE GID (NCCL_IB_GID_INDEX = -1), as ncclIbGetGidIndex and
+// ncclUpdateGidIndex choose it (connect.cc:268-345@v2.30.7-1): start at entry 0 and let every
+// later entry challenge the one held. A GID of the wanted family (`ipv4`: IPv4-mapped) in
+// `range` wins over one of the other family whatever its version; within the family a valid
+// one (not empty, not link-local fe80::/64) of RoCE version `roce` wins over one of another
+// version or an invalid one. Never "none": with nothing better NCCL keeps entry 0.
+int nccl_roce_gid_index(const std::vector<probe::IbGid>& gids, bool ipv4, int roce, const std::optional<GidRange>& range);
+// On InfiniBand NCCL uses `routable` (NCCL_IB_ROUTABLE_FLID_GID_INDEX, 1) when that GID carries
+// a FLID, else 0; NCCL_IB_GID_INDEX is not read there (connect.cc:302-314@v2.30.7-1).
+int nccl_ib_gid_index(const std::vector<probe::IbGid>& gids, int routable);
 
 }  // namespace ncdx::measure

@@ -8,6 +8,7 @@
 #include "measure/network/net_rdma.h"
 #include "measure/network/rdma_rails.h"
 #include "measure/network/rdma_wire.h"
+#include "probe/inventory.h"
 #include "support/fixture_machine.h"
 
 using namespace ncdx;
@@ -47,6 +48,15 @@ TEST(RdmaRails, HcaSpecFollowsNcclSyntax) {
   EXPECT_NE(err.find("port number"), std::string::npos) << err;
   EXPECT_FALSE(measure::parse_hca_spec("^", &err));
   EXPECT_FALSE(measure::parse_hca_spec(":1", &err));
+  // An empty port is any port (NCCL's parseStringList); '^' over no item excludes everything
+  // (matchIfList is true for an empty list, then negated).
+  auto any = measure::parse_hca_spec("mlx5_0:", &err);
+  ASSERT_TRUE(any) << err;
+  EXPECT_EQ(any->items.at(0).port, -1);
+  EXPECT_TRUE(measure::hca_selected(*any, "mlx5_0", 2));
+  auto none = measure::parse_hca_spec("^,", &err);
+  ASSERT_TRUE(none) << err;
+  EXPECT_FALSE(measure::hca_selected(*none, "mlx5_0", 1));
 }
 
 TEST(RdmaRails, DgxH100FixtureGivesEightIbRailsInNameOrder) {
@@ -81,24 +91,74 @@ TEST(RdmaRails, DownPortIsSkippedAndNamed) {
 }
 
 TEST(RdmaRails, RoceUsesNcclsAutomaticGid) {
-  // a100-pcie-acs: GID 0 RoCE v1, 1 RoCE v2 link-local, 2 RoCE v2 IPv4-mapped (10.0.0.7).
+  // a100-pcie-acs: GID 0 RoCE v1 link-local, 1 RoCE v2 link-local, 2 RoCE v2 IPv4-mapped (10.0.0.7).
   auto inv = ncdx::testing::probe_fixture("a100-pcie-acs");
   auto c = measure::choose_rails(inv.ib, {});
   ASSERT_EQ(c.rails.size(), 1u) << c.why_none;
   EXPECT_TRUE(c.rails[0].ethernet);
   EXPECT_EQ(c.rails[0].gid_index, 2);
   EXPECT_EQ(c.rails[0].gid, "0000:0000:0000:0000:0000:ffff:0a00:0007");
-  EXPECT_EQ(measure::choose_rails(inv.ib, {{"NCCL_IB_ADDR_FAMILY", "AF_INET6"}}).rails.at(0).gid_index, 1);
-  EXPECT_EQ(measure::choose_rails(inv.ib, {{"NCCL_IB_ROCE_VERSION_NUM", "1"}, {"NCCL_IB_ADDR_FAMILY", "AF_INET6"}})
-                .rails.at(0)
-                .gid_index,
-            0);
-  // RoCE v1 has no IPv4-mapped GID here: no rail, and why.
-  auto v1 = measure::choose_rails(inv.ib, {{"NCCL_IB_ROCE_VERSION_NUM", "1"}});
-  EXPECT_TRUE(v1.rails.empty());
-  EXPECT_NE(v1.why_none.find("no RoCE v1 AF_INET GID"), std::string::npos) << v1.why_none;
-  EXPECT_EQ(measure::choose_rails(inv.ib, {{"NCCL_IB_GID_INDEX", "3"}}).rails.at(0).gid_index, 3);
+  auto gid = [&](const std::map<std::string, std::string>& env) {
+    auto r = measure::choose_rails(inv.ib, env);
+    EXPECT_EQ(r.rails.size(), 1u) << r.why_none;
+    return r.rails.empty() ? -2 : r.rails[0].gid_index;
+  };
+  // AF_INET6: the only IPv6 GIDs are link-local, never valid to NCCL (validGid): entry 0 stays.
+  EXPECT_EQ(gid({{"NCCL_IB_ADDR_FAMILY", "AF_INET6"}}), 0);
+  EXPECT_EQ(gid({{"NCCL_IB_ROCE_VERSION_NUM", "1"}, {"NCCL_IB_ADDR_FAMILY", "AF_INET6"}}), 0);
+  // RoCE v1 wanted but the only IPv4 GID is v2: the family wins over the version, the port stays.
+  EXPECT_EQ(gid({{"NCCL_IB_ROCE_VERSION_NUM", "1"}}), 2);
+  EXPECT_EQ(gid({{"NCCL_IB_ADDR_RANGE", "10.0.0.0/8"}}), 2);
+  EXPECT_EQ(gid({{"NCCL_IB_ADDR_RANGE", "192.168.0.0/16"}}), 0);  // none in range: entry 0
+  EXPECT_EQ(gid({{"NCCL_IB_GID_INDEX", "3"}}), 3);
+  EXPECT_EQ(gid({{"NCCL_IB_GID_INDEX", "-1"}}), 2);
   EXPECT_TRUE(measure::choose_rails(inv.ib, {{"NCCL_IB_GID_INDEX", "three"}}).rails.empty());
+  EXPECT_TRUE(measure::choose_rails(inv.ib, {{"NCCL_IB_GID_INDEX", "256"}}).rails.empty());
+  auto bad = measure::choose_rails(inv.ib, {{"NCCL_IB_ADDR_RANGE", "10.0.0.0"}});
+  EXPECT_TRUE(bad.rails.empty());
+  EXPECT_NE(bad.why_none.find("NCCL_IB_ADDR_RANGE: expected an IPv4 address/bits"), std::string::npos) << bad.why_none;
+  EXPECT_TRUE(measure::choose_rails(inv.ib, {{"NCCL_IB_ADDR_RANGE", "10.0.0.0/33"}}).rails.empty());
+}
+
+TEST(RdmaRails, RoceGidChoiceFollowsNcclOnAFullTable) {
+  // The table an mlx5 RoCE port lists with an IPv4 address, a second one and a global IPv6
+  // address: each address once as RoCE v1 and once as v2 (the kernel's roce_gid_mgmt.c adds both).
+  std::vector<probe::IbGid> t = {
+      {0, "fe80:0000:0000:0000:0e42:a1ff:fe2b:3c4d", "IB/RoCE v1", {}},
+      {1, "fe80:0000:0000:0000:0e42:a1ff:fe2b:3c4d", "RoCE v2", {}},
+      {2, "0000:0000:0000:0000:0000:ffff:0a00:0007", "IB/RoCE v1", {}},
+      {3, "0000:0000:0000:0000:0000:ffff:0a00:0007", "RoCE v2", {}},
+      {4, "0000:0000:0000:0000:0000:ffff:c0a8:0105", "IB/RoCE v1", {}},
+      {5, "0000:0000:0000:0000:0000:ffff:c0a8:0105", "RoCE v2", {}},
+      {6, "2001:0db8:0000:0000:0000:0000:0000:0007", "IB/RoCE v1", {}},
+      {7, "2001:0db8:0000:0000:0000:0000:0000:0007", "RoCE v2", {}},
+  };
+  EXPECT_EQ(measure::nccl_roce_gid_index(t, true, 2, std::nullopt), 3);   // the first IPv4 v2
+  EXPECT_EQ(measure::nccl_roce_gid_index(t, true, 1, std::nullopt), 2);
+  EXPECT_EQ(measure::nccl_roce_gid_index(t, false, 2, std::nullopt), 7);  // global IPv6, not fe80::
+  EXPECT_EQ(measure::nccl_roce_gid_index(t, false, 1, std::nullopt), 6);
+  measure::GidRange r192;
+  r192.addr[0] = 192, r192.addr[1] = 168, r192.bits = 16;
+  EXPECT_EQ(measure::nccl_roce_gid_index(t, true, 2, r192), 5);
+  measure::GidRange r6;
+  r6.v4 = false, r6.addr[0] = 0x20, r6.addr[1] = 0x01, r6.addr[2] = 0x0d, r6.addr[3] = 0xb9, r6.bits = 32;
+  EXPECT_EQ(measure::nccl_roce_gid_index(t, false, 2, r6), 0);  // 2001:db9::/32 holds none
+  // Entry 0 empty (not in the probe's list): an IPv4 GID still wins it.
+  EXPECT_EQ(measure::nccl_roce_gid_index({t[3]}, true, 2, std::nullopt), 3);
+  EXPECT_EQ(measure::nccl_roce_gid_index({}, true, 2, std::nullopt), 0);
+}
+
+TEST(RdmaRails, IbUsesGid0OrTheRoutableFlidIndex) {
+  auto inv = ncdx::testing::probe_fixture("dgx-h100");
+  // NCCL_IB_GID_INDEX is RoCE's: an IB port keeps GID 0 (this fixture has no FLID).
+  auto c = measure::choose_rails(inv.ib, {{"NCCL_IB_GID_INDEX", "3"}});
+  ASSERT_FALSE(c.rails.empty()) << c.why_none;
+  for (const auto& r : c.rails) EXPECT_EQ(r.gid_index, 0);
+  std::vector<probe::IbGid> t = {{0, "fe80:0000:0000:0000:a088:c203:0001:0001", {}, {}},
+                                 {1, "fec0:0000:00a1:0001:a088:c203:0001:0001", {}, {}}};  // FLID 0x00a1
+  EXPECT_EQ(measure::nccl_ib_gid_index(t, 1), 1);
+  EXPECT_EQ(measure::nccl_ib_gid_index({t[0]}, 1), 0);
+  EXPECT_EQ(measure::nccl_ib_gid_index(t, 2), 0);
 }
 
 TEST(RdmaWire, EndpointsRoundTripAndMalformedRecordsAreRejected) {
