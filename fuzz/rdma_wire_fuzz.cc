@@ -16,7 +16,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::string err;
   if (auto eps = measure::decode_endpoints(bytes, &err)) {
     if (measure::encode_endpoints(*eps) != bytes) std::abort();
-    for (const auto& e : *eps) (void)measure::qp_to_rtr(1, 0, 5, e, measure::QpParams{});
+    for (const auto& e : *eps) (void)measure::qp_to_rtr(1, 0, e.lid & 1, eps->front(), e, measure::QpParams{});
   } else if (err.empty()) {
     std::abort();  // a refusal always says why
   }

@@ -234,12 +234,13 @@ std::vector<RdmaEndpoint> RdmaPair::local() const {
 bool RdmaPair::connect(const std::vector<RdmaEndpoint>& remote, std::string* err) {
   const auto& a = ibv::verbs().api;
   if (remote.size() < qps_.size()) qps_.resize(remote.size());  // rail r meets rail r; extra rails idle
+  const auto mine = local();
   for (std::size_t r = 0; r < qps_.size(); ++r) {
     auto& q = *qps_[r];
     q.remote = remote[r];
     const auto& p = node_->params_;
-    auto rtr = qp_to_rtr(q.rail->info.port, q.rail->info.gid_index, static_cast<std::uint8_t>(q.rail->port.active_mtu),
-                         remote[r], p);
+    auto rtr = qp_to_rtr(q.rail->info.port, q.rail->info.gid_index, (q.rail->port.flags & ibv::kQpfGrhRequired) != 0,
+                         mine[r], remote[r], p);
     auto rts = qp_to_rts(q.psn, p);
     if (a.modify_qp(q.qp, &rtr.attr, rtr.mask) != 0) {
       *err = q.rail->info.dev + ": QP to RTR failed (peer QP " + std::to_string(remote[r].qpn) + ")";

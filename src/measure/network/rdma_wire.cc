@@ -65,7 +65,7 @@ std::optional<std::vector<RdmaEndpoint>> decode_endpoints(std::string_view b, st
     e.lid = static_cast<std::uint16_t>(get(b, at, 2));
     std::uint64_t eth = get(b, at + 2, 1);
     e.mtu = static_cast<std::uint8_t>(get(b, at + 3, 1));
-    if (eth > 1 || e.mtu < 1 || e.mtu > 5) {
+    if (eth > 1 || e.mtu < ibv::kMtu256 || e.mtu > ibv::kMtu4096) {
       *err = "rdma endpoints: rail " + std::to_string(i) + " at byte " + std::to_string(at + 2) +
              ": expected a link-layer flag 0/1 and an MTU enum 1-5";
       return std::nullopt;
@@ -115,26 +115,37 @@ QpStep qp_to_init(int port, const QpParams& p) {
   return s;
 }
 
-QpStep qp_to_rtr(int port, int sgid_index, std::uint8_t local_mtu, const RdmaEndpoint& remote, const QpParams& p) {
+QpStep qp_to_rtr(int port, int sgid_index, bool grh_required, const RdmaEndpoint& local, const RdmaEndpoint& remote,
+                 const QpParams& p) {
   QpStep s;
   auto& a = s.attr;
   a.qp_state = ibv::kQpsRtr;
-  a.path_mtu = std::min(local_mtu, remote.mtu);
+  a.path_mtu = std::min(local.mtu, remote.mtu);
   a.dest_qp_num = remote.qpn;
   a.rq_psn = remote.psn;
   a.max_dest_rd_atomic = 1;
   a.min_rnr_timer = 12;  // 0.64 ms, as NCCL and perftest set it
   a.ah_attr.port_num = static_cast<std::uint8_t>(port);
   a.ah_attr.sl = static_cast<std::uint8_t>(p.sl);
-  if (remote.ethernet) {
-    // RoCE has no LIDs: every packet carries a GRH to the peer's GID.
+  auto global = [&](int tc) {
     a.ah_attr.is_global = 1;
     std::memcpy(a.ah_attr.grh.dgid.raw, remote.gid, 16);
     a.ah_attr.grh.sgid_index = static_cast<std::uint8_t>(sgid_index);
     a.ah_attr.grh.hop_limit = 255;
-    a.ah_attr.grh.traffic_class = static_cast<std::uint8_t>(p.tc);
+    a.ah_attr.grh.traffic_class = static_cast<std::uint8_t>(tc);
+  };
+  if (remote.ethernet) {
+    global(p.tc);  // RoCE has no LIDs: every packet carries a GRH to the peer's GID
   } else {
-    a.ah_attr.dlid = remote.lid;
+    // InfiniBand: by LID within a subnet. A GRH when the port requires one (the kernel refuses
+    // an address vector without it: rdma-core libibverbs/man/ibv_modify_qp.3:177@v44.0) or the
+    // peer is in another subnet, and then to its FLID when it has one; the subnet is the low 16
+    // bits of the GID's prefix and the FLID its bytes 4-5, and NCCL sets no traffic class here
+    // (ncclIbQpRtr, NVIDIA/nccl src/transport/net_ib/connect.cc:418-441@v2.30.7-1).
+    const bool same_subnet = local.gid[6] == remote.gid[6] && local.gid[7] == remote.gid[7];
+    const auto flid = static_cast<std::uint16_t>(remote.gid[4] << 8 | remote.gid[5]);
+    a.ah_attr.dlid = !same_subnet && flid != 0 ? flid : remote.lid;
+    if (!same_subnet || grh_required) global(0);
   }
   s.mask = ibv::kQpState | ibv::kQpAv | ibv::kQpPathMtu | ibv::kQpDestQpn | ibv::kQpRqPsn | ibv::kQpMaxDestRdAtomic |
            ibv::kQpMinRnrTimer;

@@ -44,8 +44,10 @@ struct QpStep {
   int mask = 0;
 };
 QpStep qp_to_init(int port, const QpParams& p);
-// local_mtu: the port's active MTU enum; the path MTU is the smaller of the two ends'.
-QpStep qp_to_rtr(int port, int sgid_index, std::uint8_t local_mtu, const RdmaEndpoint& remote, const QpParams& p);
+// local: this end's record (its port's active MTU and its GID); the path MTU is the smaller of
+// the two ends'. grh_required: the port's IBV_QPF_GRH_REQUIRED flag (vendor::ibv::kQpfGrhRequired).
+QpStep qp_to_rtr(int port, int sgid_index, bool grh_required, const RdmaEndpoint& local, const RdmaEndpoint& remote,
+                 const QpParams& p);
 QpStep qp_to_rts(std::uint32_t local_psn, const QpParams& p);
 
 }  // namespace ncdx::measure

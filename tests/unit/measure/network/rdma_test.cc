@@ -228,12 +228,16 @@ TEST(RdmaWire, TransitionsAddressIbByLidAndRoceByGid) {
   EXPECT_EQ(init.attr.qp_access_flags, static_cast<unsigned>(ibv::kAccessLocalWrite | ibv::kAccessRemoteWrite));
   EXPECT_EQ(init.mask, ibv::kQpState | ibv::kQpPkeyIndex | ibv::kQpPort | ibv::kQpAccessFlags);
 
+  measure::RdmaEndpoint me;  // this end: MTU 2048, GID fe80::a088:c203:1:1 (subnet prefix fe80::)
+  me.mtu = 4;
+  me.gid[0] = 0xfe, me.gid[1] = 0x80;
   measure::RdmaEndpoint ib;
   ib.lid = 17;
   ib.mtu = 5;
   ib.qpn = 99;
   ib.psn = 1234;
-  auto rtr = measure::qp_to_rtr(1, 0, 4, ib, p);
+  ib.gid[0] = 0xfe, ib.gid[1] = 0x80, ib.gid[15] = 2;
+  auto rtr = measure::qp_to_rtr(1, 0, false, me, ib, p);
   EXPECT_EQ(rtr.attr.qp_state, ibv::kQpsRtr);
   EXPECT_EQ(rtr.attr.path_mtu, 4);  // the smaller end
   EXPECT_EQ(rtr.attr.dest_qp_num, 99u);
@@ -248,13 +252,31 @@ TEST(RdmaWire, TransitionsAddressIbByLidAndRoceByGid) {
   roce.ethernet = true;
   roce.lid = 0;
   for (int i = 0; i < 16; ++i) roce.gid[i] = static_cast<std::uint8_t>(0xa0 + i);
-  auto rr = measure::qp_to_rtr(1, 3, 5, roce, p);
+  me.mtu = 5;
+  auto rr = measure::qp_to_rtr(1, 3, false, me, roce, p);
   EXPECT_EQ(rr.attr.ah_attr.is_global, 1);
   EXPECT_EQ(rr.attr.ah_attr.grh.sgid_index, 3);
   EXPECT_EQ(rr.attr.ah_attr.grh.hop_limit, 255);
   EXPECT_EQ(rr.attr.ah_attr.grh.traffic_class, 106);
   EXPECT_EQ(std::memcmp(rr.attr.ah_attr.grh.dgid.raw, roce.gid, 16), 0);
   EXPECT_EQ(rr.attr.path_mtu, 5);
+
+  // IB with a GRH: the port requires one (same subnet, by LID), or the peer's subnet (the low 16
+  // bits of its prefix) differs, then to its FLID (bytes 4-5) when it has one.
+  auto req = measure::qp_to_rtr(1, 0, true, me, ib, p);
+  EXPECT_EQ(req.attr.ah_attr.is_global, 1);
+  EXPECT_EQ(req.attr.ah_attr.dlid, 17);
+  EXPECT_EQ(req.attr.ah_attr.grh.hop_limit, 255);
+  EXPECT_EQ(req.attr.ah_attr.grh.traffic_class, 0);  // NCCL sets no traffic class on IB
+  EXPECT_EQ(std::memcmp(req.attr.ah_attr.grh.dgid.raw, ib.gid, 16), 0);
+  measure::RdmaEndpoint far = ib;
+  far.gid[7] = 0x02;                  // subnet 0x0002
+  auto routed = measure::qp_to_rtr(1, 1, false, me, far, p);
+  EXPECT_EQ(routed.attr.ah_attr.is_global, 1);
+  EXPECT_EQ(routed.attr.ah_attr.dlid, 17);  // no FLID: the LID
+  EXPECT_EQ(routed.attr.ah_attr.grh.sgid_index, 1);
+  far.gid[4] = 0x00, far.gid[5] = 0xa1;  // FLID 0x00a1
+  EXPECT_EQ(measure::qp_to_rtr(1, 1, false, me, far, p).attr.ah_attr.dlid, 0xa1);
 
   auto rts = measure::qp_to_rts(4321, p);
   EXPECT_EQ(rts.attr.qp_state, ibv::kQpsRts);
