@@ -171,8 +171,8 @@ inline constexpr int kPortActive = 4;
 inline constexpr int kLinkLayerEthernet = 2;  // 0 unspecified and 1 InfiniBand are both IB
 inline constexpr int kMtu256 = 1, kMtu4096 = 5;  // enum ibv_mtu: 256 << (n - 1) bytes
 // enum ibv_port_flags in PortAttr::flags: every address vector of the port needs a GRH, even
-// by LID in one subnet (rdma-core libibverbs/man/ibv_modify_qp.3:177@v44.0; mlx5 reports it on
-// virtualised IB ports).
+// by LID in one subnet (rdma-core libibverbs/man/ibv_query_port.3:58 and ibv_modify_qp.3:177
+// @v44.0; providers/mlx5/verbs.c:3181@v44.0 refuses an address handle without it, EINVAL).
 inline constexpr unsigned kQpfGrhRequired = 1;
 // enum ibv_qp_attr_mask
 inline constexpr int kQpState = 1 << 0, kQpAccessFlags = 1 << 3, kQpPkeyIndex = 1 << 4, kQpPort = 1 << 5,

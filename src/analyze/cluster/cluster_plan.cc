@@ -30,14 +30,14 @@ ClusterPlan plan_cluster(const PlanOptions& opt) {
   p.rdma_mib = p.transport == "rdma" ? static_cast<double>(opt.net.rdma_bytes) / (1 << 20) : 0;
   if (p.transport == "rdma") {
     // net_rdma.cc: the endpoint swap and ready bytes (2 round trips), then per rail the ping-pong
-    // and kStreamsPerDirection writes of rdma_bytes each way, one rail after another, and the two
+    // (warm-up, timed round trips, end marker) and kStreamsPerDirection writes of rdma_bytes each way, one rail after another, and the two
     // turn bytes. QP setup is not counted (driver calls of about a millisecond per rail).
     double write = static_cast<double>(opt.net.rdma_bytes) * 8 / (opt.link_gbps * 1e9);
-    p.predicted_pair_s = std::min(4 * rtt + p.rails * ((opt.net.ping_iters + 1) * rtt +
+    p.predicted_pair_s = std::min(4 * rtt + p.rails * ((measure::kPingWarmup + opt.net.ping_iters + 1) * rtt +
                                                        2 * measure::kStreamsPerDirection * write),
                                   opt.net.pair_budget_s);
   } else {
-    p.predicted_pair_s = std::min((opt.net.ping_iters + 5) * rtt + 2 * measure::kStreamsPerDirection * stream + 3 * rtt,
+    p.predicted_pair_s = std::min((measure::kPingWarmup + opt.net.ping_iters) * rtt + 2 * measure::kStreamsPerDirection * stream + 3 * rtt,
                                   opt.net.pair_budget_s);
   }
   p.predicted_wall_s = p.rounds * (p.predicted_pair_s + opt.round_overhead_s);

@@ -19,7 +19,7 @@ namespace ncdx::measure {
 namespace {
 
 constexpr char kMagic[8] = {'N', 'C', 'D', 'X', 'N', 'E', 'T', '1'};
-constexpr int kWarmup = 5;
+constexpr int kWarmup = kPingWarmup;
 // Streams per direction; the best counts. On a busy host one stream can lose a scheduler slice
 // on either end, which reads as a slow link; the best of three does not.
 constexpr int kStreams = kStreamsPerDirection;
@@ -35,15 +35,6 @@ using Sec = std::chrono::duration<double>;
 
 Deadline after(Clock::time_point t, double s) {
   return t + std::chrono::duration_cast<Clock::duration>(Sec(s));
-}
-
-double percentile(std::vector<double> v, double q) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  double pos = q * static_cast<double>(v.size() - 1);
-  auto lo = static_cast<std::size_t>(std::floor(pos));
-  auto hi = std::min(lo + 1, v.size() - 1);
-  return v[lo] + (v[hi] - v[lo]) * (pos - static_cast<double>(lo));
 }
 
 void record_tcp(NetCell& c, const TcpSocket& s) {
@@ -265,7 +256,7 @@ NetSession::NetSession(cluster::Comm& comm, const NetParticipant& me, const NetO
     else listen_err_ = listener_.listen_on(me.addr, opt.port);
     if (opt.transport != "tcp") {
       rdma_err_ = me.rails.why_none.empty() ? "no RDMA rail selected" : me.rails.why_none;
-      if (!me.rails.rails.empty()) rdma_ = RdmaNode::open(me.rails.rails, opt.bw_bytes, me.env, &rdma_err_);
+      if (!me.rails.rails.empty()) rdma_ = RdmaNode::open(me.rails.rails, opt.rdma_write_bytes, me.env, &rdma_err_);
     }
   }
   // Everyone learns every node's endpoint (the ranks that only take part in barriers send node -1).

@@ -27,6 +27,10 @@ inline constexpr double kPingShareOfBudget = 0.4;
 // Streams per direction per pair; the best counts (net_matrix.cc says why). `--plan` predicts
 // with the same count.
 inline constexpr int kStreamsPerDirection = 3;
+// Untimed round trips before the timed ones, on TCP and on every RDMA rail: the first ones of a
+// new connection or QP are not the link's, and with 100 samples the 99th percentile would be
+// the first one. `--plan` counts them.
+inline constexpr int kPingWarmup = 5;
 
 struct NetOptions {
   int ping_iters = 100;                 // timed round trips per pair (after 5 untimed)
@@ -38,6 +42,10 @@ struct NetOptions {
   // makes its cells errors; "auto": rdma when every node opened its rails, else tcp.
   std::string transport = "tcp";
   std::uint64_t rdma_bytes = 64ull << 20;  // written per direction per rail (ib_write_bw moves 5000 x 64 KiB)
+  // One RDMA WRITE, and the registered buffer of each rail: fixed, not bw_bytes, so --bw-bytes 4K
+  // does not make the write stream latency-bound (16 writes of 4 KiB in flight move ~175 Gb/s at
+  // a 3 µs round trip) nor --bw-bytes 1G pin a GiB per rail.
+  std::size_t rdma_write_bytes = 1 << 20;
 };
 
 // One rail of an RDMA cell: this node's device:port against the peer's rail of the same index.

@@ -116,21 +116,17 @@ void rdma_client(NetCell& c, TcpSocket& s, const RdmaPairPlan& p, const NetOptio
     auto left = p.lat_end - Clock::now();
     auto stop = Clock::now() + left / static_cast<long>(c.rails.size() - r);
     std::vector<double> one_way;
-    if (!pair->ping(r, opt.ping_iters, stop, p.end, &one_way, &err))
+    if (!pair->ping(r, kPingWarmup, opt.ping_iters, stop, p.end, &one_way, &err))
       return fail(c, status_for(err), "rail " + c.rails[r].local + " ping-pong: " + err);
-    if (!one_way.empty()) {
-      std::sort(one_way.begin(), one_way.end());
-      c.rails[r].lat_median_us = one_way[one_way.size() / 2];
-    }
+    if (!one_way.empty()) c.rails[r].lat_median_us = percentile(one_way, 0.5);
     all.insert(all.end(), one_way.begin(), one_way.end());
   }
   c.samples = static_cast<int>(all.size());
   if (!write_all_rails(c, *pair, s, p, opt) || !wait_turn(c, s, p)) return;
   summarise_rails(c);
   if (!all.empty()) {
-    std::sort(all.begin(), all.end());
-    c.lat_min_us = all.front();
-    c.lat_p99_us = all[std::min(all.size() - 1, static_cast<std::size_t>(0.99 * static_cast<double>(all.size())))];
+    c.lat_min_us = *std::min_element(all.begin(), all.end());
+    c.lat_p99_us = percentile(all, 0.99);
   }
   c.status = "ok";
 }

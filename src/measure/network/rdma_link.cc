@@ -74,6 +74,7 @@ struct RdmaPair::Qp {
   ibv::Cq* recv_cq = nullptr;
   ibv::Qp* qp = nullptr;
   std::uint32_t psn = 0;
+  bool inline_ping = false;  // the QP takes kPingBytes inline (init.cap.max_inline_data)
   RdmaEndpoint remote;
   ~Qp() {
     const auto& a = ibv::verbs().api;
@@ -101,7 +102,10 @@ struct RdmaPair::Qp {
     wr.sg_list = &sge;
     wr.num_sge = 1;
     wr.opcode = ibv::kWrSend;
-    wr.send_flags = ibv::kSendSignaled;
+    // Inline, the HCA takes the bytes from the work request instead of reading the slot over
+    // PCIe: ib_send_lat sends its small messages so (perftest src/perftest_resources.c
+    // run_iter_lat_send: size <= inline_size sets IBV_SEND_INLINE).
+    wr.send_flags = ibv::kSendSignaled | (inline_ping ? ibv::kSendInline : 0u);
     ibv::SendWr* bad = nullptr;
     if (ibv::post_send(qp, &wr, &bad) != 0) {
       *err = "post_send failed";
@@ -129,6 +133,14 @@ std::unique_ptr<RdmaNode> RdmaNode::open(const std::vector<RdmaRail>& rails, std
   if (!params) return nullptr;
   node->params_ = *params;
   node->buf_bytes_ = buf_bytes;
+  // Before any device is opened, as NCCL does (src/transport/net_ib/init.cc:300@v2.30.7-1): after
+  // a fork (measure/collective/mpirun_trial.cc's) this process's next write to a registered page
+  // can land on a copy the HCA does not see, unless the kernel copies pinned pages at fork.
+  // ibv_fork_init makes later registrations MADV_DONTFORK where the kernel says it does not
+  // (rdma-core libibverbs/memory.c:125-141 and ibdev_nl.c:243@v44.0, man ibv_fork_init.3). Its
+  // EINVAL (memory was registered already, say by the MPI) changes nothing here.
+  static const int fork_rc = v.api.fork_init();
+  (void)fork_rc;
   int n = 0;
   ibv::Device** list = v.api.get_device_list(&n);
   if (!list) {
@@ -188,13 +200,17 @@ std::unique_ptr<RdmaPair> RdmaPair::create(RdmaNode& node, std::size_t rails, st
     q->rail = node.rails_[r].get();
     q->send_cq = a.create_cq(q->rail->ctx, kCqDepth, nullptr, nullptr, 0);
     q->recv_cq = a.create_cq(q->rail->ctx, kCqDepth, nullptr, nullptr, 0);
-    if (q->send_cq && q->recv_cq) {
+    // Asked for room to send a ping inline, then without it where the provider has none; the
+    // provider writes the sizes it gave back into init.cap.
+    for (std::uint32_t inl : {static_cast<std::uint32_t>(kPingBytes), 0u}) {
+      if (!q->send_cq || !q->recv_cq || q->qp) break;
       ibv::QpInitAttr init{};
       init.send_cq = q->send_cq;
       init.recv_cq = q->recv_cq;
-      init.cap = {static_cast<std::uint32_t>(kWindow) * 2, 4, 1, 1, 0};
+      init.cap = {static_cast<std::uint32_t>(kWindow) * 2, 4, 1, 1, inl};
       init.qp_type = ibv::kQptRc;
       q->qp = a.create_qp(q->rail->pd, &init);
+      q->inline_ping = q->qp && inl > 0 && init.cap.max_inline_data >= kPingBytes;
     }
     if (!q->qp) {
       *err = q->rail->info.dev + ": ibv_create_cq/ibv_create_qp failed";
@@ -259,15 +275,15 @@ bool RdmaPair::connect(const std::vector<RdmaEndpoint>& remote, std::string* err
   return true;
 }
 
-bool RdmaPair::ping(std::size_t r, int iters, RdmaDeadline stop, RdmaDeadline end, std::vector<double>* one_way_us,
-                    std::string* err) {
+bool RdmaPair::ping(std::size_t r, int warmup, int iters, RdmaDeadline stop, RdmaDeadline end,
+                    std::vector<double>* one_way_us, std::string* err) {
   auto& q = *qps_[r];
   ibv::Wc wc{};
   // The receive posted at connect waits for the first pong; each pong reposts it.
-  for (int i = 0; i < iters && Clock::now() < stop; ++i) {
+  for (int i = 0; i < warmup + iters && Clock::now() < stop; ++i) {
     auto t0 = Clock::now();
     if (!q.send_ping('P', end, err) || !wait_wc(q.recv_cq, &wc, end, "pong", err) || !q.post_recv(err)) return false;
-    one_way_us->push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / 2);
+    if (i >= warmup) one_way_us->push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count() / 2);
   }
   return q.send_ping('E', end, err);
 }

@@ -53,10 +53,11 @@ class RdmaPair {
   std::vector<RdmaEndpoint> local() const;
   // INIT → RTR → RTS on every rail, and one receive posted on each.
   bool connect(const std::vector<RdmaEndpoint>& remote, std::string* err);
-  // The client's side of the ping-pong on rail r: round trips / 2 in µs, until `iters` or
-  // `stop`; then the end marker. false with *err on an error or at `end`.
-  bool ping(std::size_t r, int iters, RdmaDeadline stop, RdmaDeadline end, std::vector<double>* one_way_us,
-            std::string* err);
+  // The client's side of the ping-pong on rail r: `warmup` untimed round trips (a new QP's
+  // first ones are not the link's; the TCP ping-pong skips as many), then round trips / 2 in µs, until
+  // `iters` or `stop`; then the end marker. false with *err on an error or at `end`.
+  bool ping(std::size_t r, int warmup, int iters, RdmaDeadline stop, RdmaDeadline end,
+            std::vector<double>* one_way_us, std::string* err);
   // The server's side: echoes until the end marker.
   bool echo(std::size_t r, RdmaDeadline end, std::string* err);
   // RDMA WRITEs of `bytes` in all into the peer's buffer on rail r; Gb/s from the first post

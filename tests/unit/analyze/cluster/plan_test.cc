@@ -51,9 +51,10 @@ TEST(ClusterPlan, RdmaPairCountsEveryRailOneAfterAnother) {
   EXPECT_EQ(p.transport, "rdma");
   EXPECT_EQ(p.rails, 8);
   EXPECT_DOUBLE_EQ(p.rdma_mib, 64);
-  // 4 round trips of handshake, then per rail 101 round trips and 6 writes of 64 MiB at 400 Gb/s.
+  // 4 round trips of handshake, then per rail 106 round trips (5 untimed, 100 timed, the end
+  // marker) and 6 writes of 64 MiB at 400 Gb/s.
   double write = 64.0 * (1 << 20) * 8 / 400e9;
-  EXPECT_NEAR(p.predicted_pair_s, 4 * 5e-6 + 8 * (101 * 5e-6 + 6 * write), 1e-12);
+  EXPECT_NEAR(p.predicted_pair_s, 4 * 5e-6 + 8 * (106 * 5e-6 + 6 * write), 1e-12);
   EXPECT_NEAR(p.predicted_wall_s, 1023 * (p.predicted_pair_s + po.round_overhead_s), 1e-9);
   po.net.transport = "auto";  // planned as TCP: what auto picks is known only when the nodes answer
   EXPECT_EQ(analyze::plan_cluster(po).transport, "tcp");
