@@ -222,10 +222,18 @@ RailChoice choose_rails(const std::vector<probe::IbDevice>& devs, const std::map
         seen.back() += " (excluded by NCCL_IB_HCA)";
         continue;
       }
+      // NCCL opens only InfiniBand and Ethernet (RoCE) ports; sysfs prints "Unknown" for anything
+      // else (kernel sysfs.c show_port_link_layer). An unreadable file counts as IB, as verbs'
+      // UNSPECIFIED does (abi.md §7.2).
+      const std::string layer = p.link_layer ? std::string(core::trim(*p.link_layer)) : "InfiniBand";
+      if (layer != "InfiniBand" && layer != "Ethernet") {
+        seen.back() += " (link layer " + layer + ")";
+        continue;
+      }
       RdmaRail r;
       r.dev = d->name;
       r.port = p.port;
-      r.ethernet = p.link_layer && core::trim(*p.link_layer) == "Ethernet";
+      r.ethernet = layer == "Ethernet";
       r.rate_gbps = p.rate_gbps;
       // NCCL never drops a port over its GID: with no better one it addresses by entry 0.
       r.gid_index = !r.ethernet      ? nccl_ib_gid_index(p.gids, routable)

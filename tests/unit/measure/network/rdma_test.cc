@@ -81,6 +81,23 @@ TEST(RdmaRails, DgxH100FixtureGivesEightIbRailsInNameOrder) {
   EXPECT_NE(bad.why_none.find("NCCL_IB_HCA"), std::string::npos) << bad.why_none;
 }
 
+TEST(RdmaRails, PortOfUnknownLinkLayerIsSkippedAndNamed) {
+  probe::IbDevice d;
+  d.name = "hfi1_0";
+  probe::IbPort p;
+  p.port = 1;
+  p.state = "4: ACTIVE";
+  p.link_layer = "Unknown";
+  d.ports.push_back(p);
+  auto c = measure::choose_rails({d}, {});
+  EXPECT_TRUE(c.rails.empty());
+  EXPECT_NE(c.why_none.find("hfi1_0:1 4: ACTIVE (link layer Unknown)"), std::string::npos) << c.why_none;
+  d.ports[0].link_layer.reset();  // unreadable: InfiniBand, as verbs' UNSPECIFIED
+  auto ib = measure::choose_rails({d}, {});
+  ASSERT_EQ(ib.rails.size(), 1u) << ib.why_none;
+  EXPECT_FALSE(ib.rails[0].ethernet);
+}
+
 TEST(RdmaRails, DownPortIsSkippedAndNamed) {
   auto inv = ncdx::testing::probe_fixture("broken");
   auto c = measure::choose_rails(inv.ib, {});
