@@ -28,6 +28,8 @@
 #   duphost:V:W        V takes W's short hostname (hW.dup instead of hV.c)
 #   delaylink:A:B:MS   every A↔B round trip MS ms longer (one-way latency, RTT/2, +MS/2)
 #   delaynode:V:MS     every round trip of V's data traffic MS ms longer
+#   linkdown:V         V's data0 goes down mid-run: as soon as V has its first established data
+#                      connection (a matrix pair under way; MPI itself runs on mgmt0)
 #
 # Delay without netem (not in this kernel, nor fq/etf): an iptables NFQUEUE rule on the INPUT hook
 # of A's (V's) namespace hands the arriving packets (from B) to scripts/netns-delay.py, which
@@ -154,6 +156,16 @@ for f in "${FAULTS[@]}"; do
     duphost) HOSTNAME_OF[$a]="h$b.dup";;
     delaylink) [ -n "$b" ] && [ -n "$c" ] || die "delaylink:A:B:MS"; delay_ok; delay "$a" "$c" "198.19.0.$b/32";;
     delaynode) [ -n "$b" ] || die "delaynode:V:MS"; delay_ok; delay "$a" "$b";;
+    linkdown)
+      # Polls V's namespace for an established TCP connection from its data address (ss, iproute2),
+      # then takes the link down: the matrix has started and V is in a pair. Gives up after 120 s.
+      ( for _ in $(seq 1 2400); do
+          if ip netns exec "${P}h$a" ss -Htn state established src "198.19.0.$a" 2>/dev/null | grep -q .; then
+            ip -n "${P}h$a" link set data0 down; exit 0
+          fi
+          sleep 0.05
+        done ) &
+      DELAY_PIDS+=($!);;
     *) die "unknown fault '$kind'";;
   esac
 done

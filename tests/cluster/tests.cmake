@@ -41,6 +41,8 @@ else()
                "drift4|4|drift:env.NCCL_IB_HCA:h3.c|envdrift:3:NCCL_IB_HCA=mlx5_9"
                # 4 ms more per round trip on one link (nfqueue delayer, no netem here): that link.
                "delaylink4|4|net:slow-link:h2.c,h3.c|delaylink:2:3:4"
+               # h3's data link goes down during its first matrix pair: every pair of h3 fails.
+               "linkdown4|4|net:unreachable:h3.c|linkdown:3"
                # No RDMA device on these hosts: --transport auto measures over TCP and says why.
                "autotcp4|4|healthy+transport:tcp|ncdx:--transport=auto")
     string(REPLACE "|" ";" parts "${case}")
