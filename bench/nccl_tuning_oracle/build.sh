@@ -17,7 +17,8 @@ fi
 src=$(cd "$1" && pwd); out=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/include"
-inc="-I$out/include -I$src/src/include -I$src/src/include/plugin -I$src/src/graph"
+inc="-I$out/include -I$src/src -I$src/src/include -I$src/src/include/plugin -I$src/src/graph"
+[ -d "$src/src/include/os" ] && inc="$inc -I$src/src/include/os"   # 2.29+ (src/Makefile)
 for d in "$@"; do inc="$inc -I$d"; done
 # nccl.h from nccl.h.in with the release's version macros (as src/Makefile does).
 major=$(sed -n 's/^NCCL_MAJOR *:= *//p' "$src/makefiles/version.mk")
@@ -29,7 +30,8 @@ sed -e "s/\${nccl:Major}/$major/g" -e "s/\${nccl:Minor}/$minor/g" -e "s/\${nccl:
     -e "s/\${nccl:Suffix}/$suffix/g" -e "s/\${nccl:Version}/$code/g" \
     "$src/src/nccl.h.in" > "$out/include/nccl.h"
 cxx=${CXX:-g++}
-flags="-std=c++17 -O1 -fPIC -w"
+# src/Makefile and makefiles/common.mk: NCCL_OS_LINUX (2.30+), CUDA_MAJOR/MINOR of the headers.
+flags="-std=c++17 -O1 -fPIC -w -DNCCL_OS_LINUX -DCUDA_MAJOR=${CUDA_MAJOR:-12} -DCUDA_MINOR=${CUDA_MINOR:-9}"
 for f in graph/tuning.cc misc/param.cc; do
   $cxx $flags $inc -c "$src/src/$f" -o "$out/$(basename "$f" .cc).o"
 done

@@ -28,7 +28,7 @@ GRAPH_OF = {0: "Tree", 1: "Ring", 4: "NVLS", 5: "NVLS", 6: "Tree"}
 
 
 def sweep():
-    """nodes x gpus/node x (A100 sm80, H100 sm90 with and without NVLS) plus CPU/NIC-path and
+    """nodes x gpus/node x (A100 sm80, H100 sm90 with and without NVLS, B200 sm100) plus CPU/NIC-path and
     PCIe-only variants, so each branch of the tuning code sees inputs."""
     cases = []
     for nodes in (1, 2, 4, 8, 16, 64):
@@ -36,6 +36,7 @@ def sweep():
             nic = lambda rate: f",nic={gpus}x{rate}G-IB" if nodes > 1 else ""
             cases.append(f"nodes={nodes},gpus={gpus},gpu=A100{nic(200)}")
             cases.append(f"nodes={nodes},gpus={gpus},gpu=H100{nic(400)}")
+            cases.append(f"nodes={nodes},gpus={gpus},gpu=B200{nic(400)}")
             if gpus == 8:
                 cases.append(f"nodes={nodes},gpus={gpus},gpu=H100,nvls=no{nic(400)}")
                 cases.append(f"nodes={nodes},gpus={gpus},gpu=H100,cpu=amd{nic(400)}")
