@@ -16,7 +16,10 @@ So the search estimate (graph_estimate.cc) is held fixed and only the tuning log
 import argparse
 import collections
 import json
+import os
+import random
 import subprocess
+import tempfile
 import sys
 
 COLLS = {"broadcast": "Broadcast", "reduce": "Reduce", "allgather": "AllGather",
@@ -49,9 +52,50 @@ def sweep():
     return cases
 
 
-def run_ncdx(ncdx, spec, version, minb, maxb):
+PATHS_INTRA = ["NVL", "NVL", "NVB", "PIX", "PXB", "PHB", "SYS"]
+PATHS_INTER = ["PIX", "PXB", "PXB", "PXN", "PHB", "SYS"]
+SPEEDS = [96.0, 80.0, 60.0, 48.0, 45.0, 40.0, 30.0, 24.0, 20.0, 17.5, 15.0, 12.0, 6.0, 3.0, 1.2, 0.24]
+# NCCL_ALGO / NCCL_PROTO values both sides are given (the oracle through the environment, parsed by
+# tuning.cc's own parseList; ncdx through --algo/--proto). The per-function syntax exists from 2.24.
+ENV_CHOICES = [("", ""), ("", ""), ("", ""), ("RING", ""), ("TREE,RING", ""), ("^NVLS", ""), ("", "Simple"),
+               ("", "^LL128"), ("RING", "LL,LL128"), ("", "LL128")]
+
+
+def fuzz(n, seed):
+    """Random graph inputs, given to ncdx as NCCL's own `Pattern ...` log lines (--nccl-log), so
+    that the tuning code sees inputs the search estimate never produces: bwIntra != bwInter, the
+    TREE pattern, PCIe/SYS paths, several channel counts; NVLS on sm90+ only."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        nodes = rng.choice([1, 2, 3, 4, 8, 32])
+        gpus = rng.choice([2, 4, 8])
+        sm = rng.choice([70, 80, 90, 100])
+        cpu = rng.choice(["intel", "intel", "amd", "arm"])
+        multi = nodes > 1
+        nch = rng.choice([1, 2, 4, 8, 12, 16])
+        ti = rng.choice(PATHS_INTRA)
+        te = rng.choice(PATHS_INTER) if multi else "LOC"
+        bi = rng.choice(SPEEDS)
+        be = rng.choice(SPEEDS) if multi else bi
+        lines = [f"h:1:1 [0] NCCL INFO Pattern 4, crossNic 0, nChannels {nch}, bw {bi:.6f}/{be:.6f}, type {ti}/{te}, sameChannels 1",
+                 f"h:1:1 [0] NCCL INFO Pattern {rng.choice([1, 2, 3])}, crossNic 0, nChannels {nch}, "
+                 f"bw {rng.choice(SPEEDS):.6f}/{be:.6f}, type {ti}/{te}, sameChannels 1"]
+        nvls = sm >= 90 and gpus > 2 and rng.random() < 0.6
+        if nvls:
+            vi, ve = rng.choice(SPEEDS[:8]), rng.choice(SPEEDS[:8])
+            lines.append(f"h:1:1 [0] NCCL INFO Pattern 5, crossNic 0, nChannels {rng.choice([1, 2, 4, gpus])}, "
+                         f"bw {vi:.6f}/{ve:.6f}, type NVL/{te}, sameChannels 0")
+        spec = f"nodes={nodes},gpus={gpus},sm={sm},cpu={cpu},nvlink={'NV18' if nvls else 'none'}," \
+               f"nvswitch={'yes' if nvls else 'no'}" + (f",nic={gpus}x400G-IB" if multi else "")
+        algo, proto = rng.choice(ENV_CHOICES)
+        out.append((spec, "\n".join(lines) + "\n", algo, proto))
+    return out
+
+
+def run_ncdx(ncdx, spec, version, minb, maxb, extra=()):
     out = subprocess.run([ncdx, "model", "--spec", spec, "--nccl", version, "-b", str(minb), "-e", str(maxb),
-                          "--json", "--explain"], capture_output=True, text=True)
+                          "--json", "--explain", *extra], capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"ncdx failed on {spec}: {out.stderr.strip()}")
     return json.loads(out.stdout)
@@ -136,21 +180,49 @@ def main():
     ap.add_argument("--tol", type=float, default=0.01)
     ap.add_argument("-b", default="8")
     ap.add_argument("-e", default="1G")
+    ap.add_argument("--fuzz", type=int, default=0, help="random graph cases instead of the cluster sweep")
+    ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
 
-    specs = sweep()
-    models, lines = [], []
-    for i, spec in enumerate(specs):
-        m = run_ncdx(args.ncdx, spec, args.nccl, args.b, args.e)
-        models.append(m)
-        lines.append(oracle_line(f"c{i}", m))
-    res = subprocess.run([args.oracle], input="\n".join(lines) + "\n", capture_output=True, text=True)
-    if res.returncode != 0:
-        raise SystemExit(f"oracle failed: {res.stderr.strip()}")
+    if args.fuzz:
+        cases = fuzz(args.fuzz, args.seed)
+    else:
+        cases = [(spec, None, "", "") for spec in sweep()]
+    version_code = tuple(int(x) for x in args.nccl.split("."))
+    specs, models, lines, envs = [], [], [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for i, (spec, log, algo, proto) in enumerate(cases):
+            if version_code < (2, 24, 0) and (algo.startswith("^") or proto.startswith("^")):
+                algo, proto = "", ""   # the '^' syntax is 2.24+ (parseList @v2.24.3-1)
+            extra = []
+            if log:
+                path = os.path.join(tmp, f"c{i}.log")
+                with open(path, "w") as f:
+                    f.write(log)
+                extra += ["--nccl-log", path]
+            if algo:
+                extra += ["--algo", algo]
+            if proto:
+                extra += ["--proto", proto]
+            m = run_ncdx(args.ncdx, spec, args.nccl, args.b, args.e, extra)
+            specs.append(spec + (f" NCCL_ALGO={algo}" if algo else "") + (f" NCCL_PROTO={proto}" if proto else ""))
+            models.append(m)
+            lines.append(oracle_line(f"c{i}", m))
+            envs.append((algo, proto))
     oracle = {}
-    for line in res.stdout.splitlines():
-        d = json.loads(line)
-        oracle[d["case"]] = d
+    for env in sorted(set(envs)):
+        e = {k: v for k, v in os.environ.items() if k not in ("NCCL_ALGO", "NCCL_PROTO")}
+        if env[0]:
+            e["NCCL_ALGO"] = env[0]
+        if env[1]:
+            e["NCCL_PROTO"] = env[1]
+        todo = [ln for ln, en in zip(lines, envs) if en == env]
+        res = subprocess.run([args.oracle], input="\n".join(todo) + "\n", capture_output=True, text=True, env=e)
+        if res.returncode != 0:
+            raise SystemExit(f"oracle failed: {res.stderr.strip()}")
+        for line in res.stdout.splitlines():
+            d = json.loads(line)
+            oracle[d["case"]] = d
 
     tot = collections.Counter()
     groups = collections.Counter()
@@ -161,6 +233,7 @@ def main():
             rec = compare(f"c{i}", spec, m, oracle[f"c{i}"], args.tol)
             rec["nccl_tag"] = args.tag
             rec["oracle_input"] = lines[i]
+            rec["env"] = {"NCCL_ALGO": envs[i][0], "NCCL_PROTO": envs[i][1]}
             for k in ("bw_cells", "bw_agree", "lat_cells", "lat_agree", "picks", "pick_agree"):
                 tot[k] += rec[k]
             tot["cases"] += 1
@@ -168,7 +241,8 @@ def main():
             for mm in rec["mismatches"]:
                 groups[(mm["what"], mm["coll"], mm.get("algo", ""), mm.get("proto", ""))] += 1
             f.write(json.dumps(rec, sort_keys=True) + "\n")
-        summary = {"summary": True, "nccl_tag": args.tag, "ncdx_nccl": args.nccl, "tol": args.tol, **tot,
+        summary = {"summary": True, "nccl_tag": args.tag, "ncdx_nccl": args.nccl, "tol": args.tol,
+                   "input": f"fuzz {args.fuzz} seed {args.seed}" if args.fuzz else "sweep", **tot,
                    "bw_agree_pct": 100.0 * tot["bw_agree"] / max(1, tot["bw_cells"]),
                    "lat_agree_pct": 100.0 * tot["lat_agree"] / max(1, tot["lat_cells"]),
                    "pick_agree_pct": 100.0 * tot["pick_agree"] / max(1, tot["picks"]),
