@@ -2,8 +2,11 @@
 // (src/graph/tuning.cc: ncclTopoTuneModel, ncclTopoGetAlgoTime) on synthetic graph inputs and
 // prints the tables and the per-size pick as JSON lines. Built by build.sh against an NCCL
 // source tree outside this repository; nothing of NCCL is copied here. Only the symbols
-// tuning.cc needs from the rest of NCCL are defined below (logging, the NVSwitch count, the
-// name tables), each with the behaviour the tuning code relies on.
+// tuning.cc and param.cc need from the rest of NCCL are defined below (logging, the NVSwitch
+// count, the CPU type before 2.24, the name tables, the env-plugin hooks from 2.28.7, 2.29's
+// slowest-NIC query), each with the behaviour the tuning code relies on. Builds against every
+// tag from v2.18.1-1 to v2.30.7-1; older releases pass the graphs to ncclTopoTuneModel
+// differently and are not supported.
 //
 // Input: one case per line on stdin, whitespace-separated key=value items:
 //   case=ID nodes=N ranks=R cc=90 cpu=intel|amd|arm nvs=1 channels=C sizes=8,16,...
