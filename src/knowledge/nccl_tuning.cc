@@ -1,6 +1,8 @@
 #include "knowledge/nccl_tuning.h"
 
+#include <array>
 #include <string>
+#include <utility>
 
 #include <yaml-cpp/yaml.h>
 
@@ -46,6 +48,19 @@ void append_ascending(std::vector<Row>& rows, Row row, int Row::*key, const YAML
   rows.push_back(std::move(row));
 }
 
+// The per-compute-capability tables an override may replace, with their YAML keys; the same
+// order as family_tables.
+using ByCap = NcclTuningFamily::ByCap;
+template <class Override>
+auto override_tables(Override& o) {
+  return std::array<std::pair<const char*, decltype(&o.ll_max_bws)>, 5>{{{"ll_max_bws", &o.ll_max_bws}, {"per_ch_max_ring_ll128", &o.per_ch_max_ring_ll128},
+           {"per_ch_max_tree_ll128", &o.per_ch_max_tree_ll128}, {"per_ch_max_tree", &o.per_ch_max_tree},
+           {"per_ch_max_nvls_tree", &o.per_ch_max_nvls_tree}}};
+}
+std::array<ByCap*, 5> family_tables(NcclTuningFamily& t) {
+  return {&t.ll_max_bws, &t.per_ch_max_ring_ll128, &t.per_ch_max_tree_ll128, &t.per_ch_max_tree, &t.per_ch_max_nvls_tree};
+}
+
 }  // namespace
 
 core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view yaml_text, std::string_view name) {
@@ -89,7 +104,7 @@ core::Result<std::vector<NcclTuningFamily>> parse_nccl_tuning(std::string_view y
         if (r["hw_lat"])
           o.hw_lat = std::array<NcclTuningFamily::AlgoProto, 3>{algo_proto(r["hw_lat"]["nvlink"]), algo_proto(r["hw_lat"]["pci"]),
                                                                 algo_proto(r["hw_lat"]["net"])};
-        o.ll_max_bws = by_cap(r["ll_max_bws"]);
+        for (auto [key, table] : override_tables(o)) *table = by_cap(r[key]);
         append_ascending(t.table_overrides, std::move(o), &NcclTuningFamily::TableOverride::until, r, "table_overrides", "until");
       }
       t.max_channels = f["max_channels"].as<int>();
@@ -122,7 +137,10 @@ NcclTuningFamily NcclTuningFamily::for_release(int code) const {
     if (code >= o.until) continue;
     if (o.base_lat) out.base_lat = *o.base_lat;
     if (o.hw_lat) out.hw_lat = *o.hw_lat;
-    if (!o.ll_max_bws.empty()) out.ll_max_bws = o.ll_max_bws;
+    auto from = override_tables(o);
+    auto to = family_tables(out);
+    for (std::size_t i = 0; i < from.size(); ++i)
+      if (!from[i].second->empty()) *to[i] = *from[i].second;
     break;
   }
   return out;

@@ -47,13 +47,14 @@ struct NcclTuningFamily {
   int max_channels = 32;
   int max_work_elements = 1;
   // Tables of older releases inside the family (tuning.cc per tag), e.g. 2.19-2.22's Tree Simple
-  // latency 28 us and 2.19-2.20's Hopper llMaxBws: the first override whose `until` is above the
-  // release replaces the tables it carries.
+  // latency 28 us, 2.19-2.20's Hopper llMaxBws, 2.28-2.29's Blackwell caps: the first override
+  // whose `until` is above the release replaces the tables it carries.
   struct TableOverride {
     int until = 0;                              // NCCL_VERSION_CODE this override stops at
     std::optional<AlgoProto> base_lat;
     std::optional<std::array<AlgoProto, 3>> hw_lat;
     ByCap ll_max_bws;                           // empty: unchanged
+    ByCap per_ch_max_ring_ll128, per_ch_max_tree_ll128, per_ch_max_tree, per_ch_max_nvls_tree;  // empty: unchanged
   };
   std::vector<TableOverride> table_overrides;   // ascending `until`
   // This family's tables as release `code` has them.

@@ -86,8 +86,10 @@ struct ModelBuilder {
             double interBw = g.bw_inter * ((N <= 2 && a == NVLST) ? 2 : 1);
             bw = std::min({intraBw, interBw, a == NVLST ? perChMaxNVLSTreeBw : std::numeric_limits<double>::max()});
           } else if (fam == Family::V2_19_27 && a == NVLS) {
-            bw = coll == AR ? std::min(g.bw_intra, g.bw_inter)
-                            : std::min(g.bw_intra * (ppn - 1) / ppn, g.bw_inter * 0.9);
+            // AllGather/ReduceScatter have their own NVLS rate from 2.27 (tuning.cc:267-273
+            // @v2.27.3-1); before, every collective took min(bwIntra, bwInter) (tuning.cc:251 @v2.26.6-1).
+            bw = (coll == AR || code < 22700) ? std::min(g.bw_intra, g.bw_inter)
+                                              : std::min(g.bw_intra * (ppn - 1) / ppn, g.bw_inter * 0.9);
           } else if (fam == Family::V2_19_27 && a == NVLST) {
             bw = std::min(g.bw_intra, N <= 2 ? g.bw_inter : g.bw_inter / 2);
           }
@@ -107,7 +109,8 @@ struct ModelBuilder {
           if (a == TREE && (coll == AR || fam == Family::V2_14_18)) busBw = std::min(busBw * .92, g.nchannels * perChMaxTreeBw);
           if (a == TREE && p == LL) busBw = std::min(busBw / 3.8, llMaxBw);
           if (a == TREE && p == LL128) busBw = std::min(busBw * (N == 1 ? 7.0 / 9.0 : 120.0 / 128.0), g.nchannels * perChMaxTreeLL128Bw);
-          if (a == TREE && g.pattern == 3) busBw *= .85;
+          // The TREE-pattern discount exists from 2.18.3 (tuning.cc:183 @v2.18.3-1; absent @v2.18.1-1).
+          if (a == TREE && g.pattern == 3 && code >= 21803) busBw *= .85;
           if (a == PAT) busBw *= m.version_.code() >= 22400 ? .75 : .85;
           if (collnet && p != SIMPLE) busBw = 0;
           if (a == CND && p == SIMPLE) {
@@ -126,14 +129,19 @@ struct ModelBuilder {
           if ((a == NVLS || a == CND) && (coll == AG || coll == RS) && N > 1 && !spec.collnet) busBw = 0;
 
           // Bus bandwidth -> algorithm bandwidth.
-          bool convert = fam == Family::V2_14_18 || !(a != RING && (coll == AG || coll == RS));
+          // AllGather/ReduceScatter keep the bus rate for every algorithm but Ring from 2.23
+          // (tuning.cc:221 @v2.23.4-1); 2.19-2.22 exempt only CollNetDirect, so NVLS takes 5/6
+          // (tuning.cc:213 @v2.21.5-1).
+          bool convert = fam == Family::V2_14_18 ||
+                         (code < 22300 ? !(a == CND && (coll == AG || coll == RS)) : !(a != RING && (coll == AG || coll == RS)));
           if (convert) {
             double ratio;
             if (a == RING) ratio = 1.0 * n / nsteps;
             else if (a == NVLS || a == NVLST) {
               if (fam == Family::V2_28_plus) ratio = 1.0 * n / nsteps;
               else if (fam == Family::V2_19_27) ratio = 5.0 / 6.0;
-              else ratio = a == NVLS ? 5.0 / 6.0 : (N > 1 ? .70 * N / (2.0 * (N - 1)) : 0);
+              // NVLS 3/4 until 2.18.1 (tuning.cc:187 @v2.18.1-1), 5/6 from 2.18.3 (:197 @v2.18.3-1).
+              else ratio = a == NVLS ? (code < 21803 ? 0.75 : 5.0 / 6.0) : (N > 1 ? .70 * N / (2.0 * (N - 1)) : 0);
             } else ratio = .5;
             busBw *= ratio;
           }
@@ -225,7 +233,8 @@ struct ModelBuilder {
     bool on;
     if (code >= 22700 && spec.sm >= 90) on = g.type_inter <= PathType::PXN;
     else on = g.type_inter <= PathType::PXB || (code < 22700 && spec.sm >= 90 && g.type_inter <= PathType::PXN);
-    on = on && g.type_intra <= PathType::NVB;
+    // Intra-node paths up to NVB from 2.18.3 (tuning.cc:286 @v2.18.3-1), up to NVL before (:276 @v2.18.1-1).
+    on = on && g.type_intra <= (code < 21803 ? PathType::NVL : PathType::NVB);
     if (spec.sm < 70) on = false;
     if (code < 22700) {
       bool validated = spec.sm == 70 || spec.sm == 80 || spec.sm == 90 || (code >= 22500 && (spec.sm == 100 || spec.sm == 120));

@@ -124,6 +124,81 @@ TEST(CostFormulas, NvlsSingleNode_2_30_vs_2_27) {
   EXPECT_EQ(m27->predict(AR, 1ull << 30).algo, Algo::Nvls);
 }
 
+// In-family differences found by the NCCL tuning oracle (bench/nccl_tuning_oracle, docs/MODEL.md
+// Validation (a), 2026-12-07); expected values are NCCL's own ncclTopoTuneModel output for these
+// graphs at each tag, the arithmetic written out from that tag's tuning.cc.
+TEST(CostFormulas, NvlsAllGatherBefore_2_27) {
+  Graph nv = graph(8, 40, 60, PathType::NVL, PathType::LOC, 5);
+  auto o = with_graphs(graph(12, 30, 30, PathType::NVL, PathType::LOC), graph(12, 30, 30, PathType::NVL, PathType::LOC, 1), nv);
+  auto AG = Collective::AllGather, RS = Collective::ReduceScatter;
+  auto bw = [&](NcclVersion v, Collective c) {
+    auto m = Model::build(dgx_h100(1), v, o);
+    return m.ok() ? m->bandwidth(c, Algo::Nvls, Proto::Simple) : -1.0;
+  };
+  // 2.27.3+: min(40 * 7/8, 60 * .9) = 35 per channel, 8 channels, no algbw ratio (tuning.cc:267-273).
+  EXPECT_NEAR(bw({2, 27, 7}, AG), 280.0, 1e-4);
+  // 2.23-2.26: min(bwIntra, bwInter) = 40 for every collective (tuning.cc:251 @v2.26.6-1): 320.
+  EXPECT_NEAR(bw({2, 26, 6}, AG), 320.0, 1e-4);
+  EXPECT_NEAR(bw({2, 23, 4}, RS), 320.0, 1e-4);
+  // 2.19-2.22 also convert NVLS AllGather/ReduceScatter with 5/6 (tuning.cc:213 @v2.21.5-1).
+  EXPECT_NEAR(bw({2, 21, 5}, AG), 320.0 * 5 / 6, 1e-4);
+  EXPECT_NEAR(bw({2, 19, 1}, RS), 320.0 * 5 / 6, 1e-4);
+}
+
+TEST(CostFormulas, Release_2_18_1) {
+  Graph nv = graph(8, 40, 60, PathType::NVL, PathType::LOC, 5);
+  auto o = with_graphs(graph(12, 30, 30, PathType::NVL, PathType::LOC), graph(12, 30, 30, PathType::NVL, PathType::LOC, 3), nv);
+  auto AR = Collective::AllReduce;
+  auto m1 = Model::build(dgx_h100(1), {2, 18, 1}, o);
+  auto m6 = Model::build(dgx_h100(1), {2, 18, 6}, o);
+  ASSERT_TRUE(m1.ok() && m6.ok());
+  // NVLS: 8 * 40 = 320 x 3/4 (2.18.1, tuning.cc:187) or x 5/6 (2.18.3+).
+  EXPECT_NEAR(m1->bandwidth(AR, Algo::Nvls, Proto::Simple), 240.0, 1e-9);
+  EXPECT_NEAR(m6->bandwidth(AR, Algo::Nvls, Proto::Simple), 320.0 * 5 / 6, 1e-9);
+  // Tree Simple: min(360 * .92, 12 * 38.7) = 331.2, x .5; the TREE pattern's x .85 from 2.18.3 only.
+  EXPECT_NEAR(m1->bandwidth(AR, Algo::Tree, Proto::Simple), 165.6, 1e-9);
+  EXPECT_NEAR(m6->bandwidth(AR, Algo::Tree, Proto::Simple), 165.6 * .85, 1e-9);
+  // Tree Simple latency: 0 + 2 * 7 * hwLat[NVLINK][Tree][Simple] = 28 (2.18.1) or 4 (2.18.3+).
+  EXPECT_NEAR(m1->latency(AR, Algo::Tree, Proto::Simple), 2 * 7 * 28.0, 1e-9);
+  EXPECT_NEAR(m6->latency(AR, Algo::Tree, Proto::Simple), 2 * 7 * 4.0, 1e-9);
+  // LL128 over an NVB intra path: off in 2.18.1 (typeIntra <= NVL, :276), on from 2.18.3 (<= NVB).
+  Graph nvb = graph(12, 30, 30, PathType::NVB, PathType::LOC);
+  auto ob = with_graphs(nvb, nvb);
+  auto b1 = Model::build(dgx_h100(1), {2, 18, 1}, ob);
+  auto b6 = Model::build(dgx_h100(1), {2, 18, 6}, ob);
+  ASSERT_TRUE(b1.ok() && b6.ok());
+  EXPECT_EQ(b1->bandwidth(AR, Algo::Ring, Proto::LL128), 0.0);
+  EXPECT_GT(b6->bandwidth(AR, Algo::Ring, Proto::LL128), 0.0);
+}
+
+TEST(CostFormulas, Family_2_28_Revisions) {
+  // NVLSTree across 2 nodes: lat = 0 + intraLat 25 + 2 * log2(2) * interLat, interLat = NET
+  // NVLSTree Simple x 1 (+ latencyInter 0): 14 until 2.28.7, 20.9 from 2.28.9 (tuning.cc:165).
+  Graph nv = graph(8, 40, 48, PathType::NVL, PathType::PXB, 5);
+  auto o = with_graphs(graph(8, 48, 48, PathType::NVL, PathType::PXB), graph(8, 48, 48, PathType::NVL, PathType::PXB, 1), nv);
+  auto AR = Collective::AllReduce;
+  auto lat = [&](NcclVersion v) {
+    auto m = Model::build(dgx_h100(2), v, o);
+    return m.ok() ? m->latency(AR, Algo::NvlsTree, Proto::Simple) : -1.0;
+  };
+  EXPECT_NEAR(lat({2, 28, 3}), 25 + 2 * 14.0, 1e-9);
+  EXPECT_NEAR(lat({2, 28, 7}), 25 + 2 * 14.0, 1e-9);
+  EXPECT_NEAR(lat({2, 28, 9}), 25 + 2 * 20.9, 1e-9);
+  // Blackwell Ring LL128 cap per channel on one node (perChMaxRingLL128Bws[Blackwell][N1]):
+  // 2*36.7 (2.28), 34.5 (2.29.2-2.29.3), 40 (2.29.7+); busBw = min(8 * 60 * .92, 8 * cap) x 8/14.
+  auto b200 = dgx_h100(1);
+  b200.sm = 100;
+  Graph r = graph(8, 60, 60, PathType::NVL, PathType::LOC);
+  auto ob = with_graphs(r, graph(8, 60, 60, PathType::NVL, PathType::LOC, 1));
+  auto ll128 = [&](NcclVersion v) {
+    auto m = Model::build(b200, v, ob);
+    return m.ok() ? m->bandwidth(AR, Algo::Ring, Proto::LL128) : -1.0;
+  };
+  EXPECT_NEAR(ll128({2, 28, 3}), 8 * 60 * .92 * 8 / 14, 1e-9);   // 441.6 < 8 * 73.4
+  EXPECT_NEAR(ll128({2, 29, 3}), 8 * 34.5 * 8 / 14, 1e-9);
+  EXPECT_NEAR(ll128({2, 29, 7}), 8 * 40.0 * 8 / 14, 1e-9);
+}
+
 TEST(CostFormulas, TreeCorrectionAndPlateau) {
   auto o = with_graphs(graph(8, 24, 24, PathType::NVL, PathType::PXB), graph(8, 24, 24, PathType::NVL, PathType::PXB, 1));
   auto m = Model::build(dgx_h100(4), {2, 27, 7}, o);
