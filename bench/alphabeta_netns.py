@@ -54,10 +54,13 @@ class Skip(Exception):
     pass
 
 
+YIELD = "1"  # OMPI_MCA_mpi_yield_when_idle for every job (--yield-when-idle; 1 in every run before 2026-12-07)
+
+
 def netns_run(n, ncdx, args, rate, env_extra=None, timeout=900):
     """One mpirun job on n namespace hosts; returns ncdx's stdout (rank 0's JSON)."""
     env = dict(os.environ, NCDX=ncdx, RATE=rate, NCDX_MPI_NET="data", NCDX_NS_PREFIX=f"nab{os.getpid() % 100000}",
-               OMPI_MCA_mpi_yield_when_idle="1")
+               OMPI_MCA_mpi_yield_when_idle=YIELD)
     env.update(env_extra or {})
     cmd = ["bash", os.path.join(SRC, "scripts/netns-cluster.sh"), "run", str(n), "--", *args]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -68,10 +71,23 @@ def netns_run(n, ncdx, args, rate, env_extra=None, timeout=900):
     return p.stdout
 
 
+SCALE = True  # --same-sizes turns it off
+
+
+def cpu_ticks():
+    """(busy, total) jiffies of all CPUs from /proc/stat: the delta over a job says whether the
+    machine's cores, not the shaped link, were the limit (busy ≈ 1.0 = every core busy)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:]]
+    return sum(v) - v[3] - v[4], sum(v)
+
+
 def scaled(sizes, rate):
     """The sizes, chosen for 50 Mbit/s, scaled to the same link time at `rate` (powers of two,
-    at least 1 KiB), so a slower link — what a busy 2-core machine needs — keeps the sweep short."""
-    f = nominal_beta("50mbit") / nominal_beta(rate)
+    at least 1 KiB), so a slower link — what a busy 2-core machine needs — keeps the sweep short.
+    With --same-sizes the bytes stay as they are (the eager/rendezvous split at 64 KiB is then the
+    same as at 50 Mbit/s; only the link time per byte changes)."""
+    f = nominal_beta("50mbit") / nominal_beta(rate) if SCALE else 1.0
     return sorted({max(1024, 2 ** round(math.log2(s * f))) for s in sizes})
 
 
@@ -177,8 +193,13 @@ def main():
     ap.add_argument("--ranks", default=None, help="comma-separated rank counts (default 2,4,8,16; --fast 2,4)")
     ap.add_argument("--repeats", type=int, default=None)
     ap.add_argument("--colls", default=None, help="subset of allreduce,broadcast,allgather")
-    ap.add_argument("--algos", default=None, help="subset of the algorithms, comma-separated")
+    ap.add_argument("--algos", default=None, help="subset of the algorithms, comma-separated (ALG, or COLL:ALG for one collective's)")
     ap.add_argument("--fast", action="store_true", help="the test's few points: allreduce, 2 and 4 ranks")
+    ap.add_argument("--largest", type=int, default=None, help="only the N largest sizes of each collective")
+    ap.add_argument("--same-sizes", action="store_true",
+                    help="keep the 50 Mbit/s sizes at another --rate instead of scaling them to the same link time")
+    ap.add_argument("--yield-when-idle", choices=("0", "1"), default="1",
+                    help="OMPI_MCA_mpi_yield_when_idle for the ranks (default 1: they yield when idle)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--max-beta-err", type=float, default=None,
                     help="exit 1 when a β-dominated point's |predicted − measured| / measured exceeds this (the test)")
@@ -186,6 +207,8 @@ def main():
                     help="with --max-beta-err: allow points measured slower than predicted this much more (a busy "
                          "machine only ever slows the ranks down)")
     a = ap.parse_args()
+    global YIELD, SCALE
+    YIELD, SCALE = a.yield_when_idle, not a.same_sizes
     ranks = [int(x) for x in (a.ranks or ("2,4" if a.fast else "2,4,8,16")).split(",")]
     repeats = a.repeats or (2 if a.fast else 3)
     plan = FAST if a.fast else FULL
@@ -193,7 +216,7 @@ def main():
         plan = {c: plan[c] for c in a.colls.split(",")}
     if a.algos:
         keep = a.algos.split(",")
-        plan = {c: ([x for x in algs if x in keep], sz) for c, (algs, sz) in plan.items()}
+        plan = {c: ([x for x in algs if x in keep or f"{c}:{x}" in keep], sz) for c, (algs, sz) in plan.items()}
     t0 = time.time()
     load0 = os.getloadavg()[0]
     try:
@@ -216,14 +239,17 @@ def main():
     for coll, (algs, sizes50) in plan.items():
         for n in ranks:
             for alg in algs:
-                sizes = scaled(sizes50, a.rate)
+                sizes = scaled(sizes50, a.rate)[-a.largest:] if a.largest else scaled(sizes50, a.rate)
                 pred = predict(a.ncdx, coll, alg, n, sizes, link)
                 if not pred:
                     continue
                 mca = next(iter(pred.values()))["mca"]
                 env = {"OMPI_MCA_" + k: v for k, v in mca.items()}
                 load = os.getloadavg()[0]
+                c0 = cpu_ticks()
                 doc = json.loads(netns_run(n, a.ncdx, bench_args(coll, sizes, repeats), a.rate, env))
+                c1 = cpu_ticks()
+                busy = (c1[0] - c0[0]) / max(1, c1[1] - c0[1])
                 for b, ts in sorted(samples(doc).items()):
                     r = pred.get(b)
                     if r is None:
@@ -237,12 +263,13 @@ def main():
                          "err_one_beta": (t1 - m) / m,
                          "beta_share": (r["beta_bytes"] * beta + r["beta_x_bytes"] * beta_x) / t if t else 0,
                          "terms": {k: r[k] for k in ("alpha_steps", "beta_bytes", "beta_x_bytes", "gamma_bytes")},
-                         "load": load}
+                         "load": load, "load_end": os.getloadavg()[0], "cpu_busy": busy}
                     points.append(p)
                     print(f"{coll:9} {alg:22} np {n:2} {b:>8} B: measured {m:11.1f} predicted {t:11.1f} us "
-                          f"{p['err']:+7.1%} (β {p['beta_share']:.0%}, load {load:.1f})", flush=True)
+                          f"{p['err']:+7.1%} (β {p['beta_share']:.0%}, load {load:.1f}, CPU busy {busy:.0%})", flush=True)
     bdom = [p for p in points if p["beta_share"] >= 0.9]
     res = {"schema": "ncdx.bench.alphabeta/1", "rate": a.rate, "ranks": ranks, "repeats": repeats,
+           "yield_when_idle": int(YIELD), "same_sizes": not SCALE, "argv": sys.argv[1:],
            "link": {"alpha_us": alpha, "beta_ns_per_byte": beta * 1e3, "beta_x_ns_per_byte": beta_x * 1e3,
                     "payload_mbit_s": 8 / beta, "nominal_beta_ns_per_byte": nominal_beta(a.rate) * 1e3,
                     "gamma_ns_per_byte": gamma * 1e3 if gamma is not None else None,
