@@ -21,7 +21,8 @@ links are shaped by htb to a known rate (scripts/netns-cluster.sh, NCDX_MPI_NET=
      (β and β_x terms >= 90 % of the prediction). The load average is recorded per job.
 
 usage: alphabeta_netns.py [--fast] [--ncdx BUILD/src/cli/ncdx] [--rate 50mbit] [--ranks 2,4,8,16]
-                          [--repeats 3] [--colls allreduce,...] [--out FILE.json] [--max-beta-err 0.1]
+                          [--repeats 3] [--colls allreduce,...] [--algos ALG|COLL:ALG,...] [--largest N]
+                          [--same-sizes] [--yield-when-idle 0|1] [--out FILE.json] [--max-beta-err 0.1]
 Exit 77 with "SKIP: reason" when namespaces or mpirun are not available (netns-cluster.sh's)."""
 import argparse
 import json
