@@ -26,7 +26,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPT = os.path.join(HERE, "..", "scripts", "netns-cluster.sh")
 HOSTS = os.path.join(HERE, "..", "scripts", "netns-hosts.sh")
-KINDS = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost", "delaylink", "delaynode"]
+KINDS = ["slowlink", "slownode", "lossy", "firewall", "envdrift", "mtu", "duphost", "delaylink", "delaynode",
+         "linkdown"]
 
 
 def span(text):
@@ -50,6 +51,8 @@ def plan_fault(kind, n, rng, lossy_pct=(1, 10), delay_ms=(1, 5), slow_pct=(10, 5
         return [f"lossy:{v}:{pct}"], [("net", "lossy-node", (h(v),))], pct
     if kind == "firewall":
         return [f"firewall:{v}"], [("net", "unreachable", (h(v),))], None
+    if kind == "linkdown":  # the data link goes down during the victim's first matrix pair
+        return [f"linkdown:{v}"], [("net", "unreachable", (h(v),))], None
     if kind == "envdrift":
         return [f"envdrift:{v}:NCCL_IB_HCA=mlx5_{rng.randint(1, 9)}"], [("drift", "env.NCCL_IB_HCA", (h(v),))], None
     if kind == "mtu":
