@@ -216,8 +216,8 @@ def main():
             e["NCCL_ALGO"] = env[0]
         if env[1]:
             e["NCCL_PROTO"] = env[1]
-        todo = [ln for ln, en in zip(lines, envs) if en == env]
-        res = subprocess.run([args.oracle], input="\n".join(todo) + "\n", capture_output=True, text=True, env=e)
+        batch = [ln for ln, en in zip(lines, envs) if en == env]
+        res = subprocess.run([args.oracle], input="\n".join(batch) + "\n", capture_output=True, text=True, env=e)
         if res.returncode != 0:
             raise SystemExit(f"oracle failed: {res.stderr.strip()}")
         for line in res.stdout.splitlines():

@@ -14,6 +14,7 @@
 #include "model/cost/spec_parse.h"
 #include "probe/machine_probe.h"
 #include "report/cluster/cluster_render.h"
+#include "report/cluster/plan_render.h"
 
 namespace ncdx::cli {
 namespace {

@@ -1,11 +1,10 @@
 #pragma once
-// Reporters for `ncdx doctor --cluster` (schema ncdx.cluster/1, docs/schema/cluster.schema.json)
-// and for `--plan`. They compute nothing: every number comes from analyze::ClusterRun/ClusterPlan.
+// Reporters for `ncdx doctor --cluster` (schema ncdx.cluster/1, docs/schema/cluster.schema.json).
+// They compute nothing: every number comes from analyze::ClusterRun. `--plan`: plan_render.h.
 #include <nlohmann/json.hpp>
 
 #include <string>
 
-#include "analyze/cluster/cluster_plan.h"
 #include "analyze/cluster/cluster_run.h"
 #include "report/report_dir.h"
 
@@ -16,8 +15,5 @@ std::string render_cluster_text(const analyze::ClusterRun& run, bool color);
 std::string render_cluster_html(const analyze::ClusterRun& run);
 // report.json, report.html, summary.txt, junit.xml, metrics.prom
 ReportFiles cluster_report_files(const analyze::ClusterRun& run, bool timestamps);
-
-nlohmann::json render_plan_json(const analyze::ClusterPlan& plan, bool timestamps);
-std::string render_plan_text(const analyze::ClusterPlan& plan);
 
 }  // namespace ncdx::report
