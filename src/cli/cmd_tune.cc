@@ -1,11 +1,13 @@
 // `ncdx tune --backend mpi`: measure Open MPI's coll_tuned configurations per size bucket, write
 // a dynamic-rules file, validate it against the default (and the exhaustive search) and report.
 // The NCCL path (NCCL_ALGO x NCCL_PROTO x channels, the tuner plugin's CSV) needs GPUs and is
-// not part of this build yet; `--backend nccl` says so.
+// not part of this build yet; `--backend nccl` says so. `--model` predicts NCCL's table from the
+// cost model instead (cmd_tune_model.h).
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
+#include "cli/cmd_tune_model.h"
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -24,6 +26,7 @@ struct TuneFlags {
   int np = 4, n = 20, w = 3, repeats = 3, anchor = 4, confirm = 2, timeout = 300;
   double budget = 25;
   bool no_exhaustive = false;
+  TuneModelFlags model;  // --model
 };
 
 int usage(const std::string& m) {
@@ -100,7 +103,20 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("--mpirun-args", fl->mpirun_args, "extra mpirun arguments, space-separated (hostfile, btl, rsh agent)");
   cmd->add_option("--fabric", fl->fabric, "what the ranks talk over, for the report")->capture_default_str();
   cmd->add_option("--timeout", fl->timeout, "seconds before a trial job is killed")->capture_default_str();
-  cmd->callback([fl, &g, &exit_code] { exit_code = run(*fl, g); });
+  add_tune_model_flags(cmd, fl->model);
+  cmd->callback([cmd, fl, &g, &exit_code] {
+    if (!fl->model.on) {
+      exit_code = run(*fl, g);
+      return;
+    }
+    if (cmd->count("--backend")) {
+      exit_code = usage("--model predicts NCCL's table without measuring: it takes no --backend");
+      return;
+    }
+    auto given = [&](const char* flag, std::string v) { return cmd->count(flag) ? v : std::string(); };
+    exit_code = run_tune_model(fl->model,
+                               {given("--collectives", fl->colls), given("-b", fl->b), given("-e", fl->e), given("-f", std::to_string(fl->f))}, g);
+  });
   return cmd;
 }
 

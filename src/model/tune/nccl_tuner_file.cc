@@ -28,7 +28,8 @@ std::string ascii(std::string_view s) {
 
 void write_comment(std::ostringstream& o, const std::string& text) {
   if (text.empty()) return;
-  for (auto para : core::split(ascii(text), '\n')) {
+  const std::string clean = ascii(text);  // split() returns views into it
+  for (auto para : core::split(clean, '\n')) {
     if (core::trim(para).empty()) {
       o << "#\n";
       continue;
