@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "cli/cmd_tune_model.h"
 #include "cli/command.h"
@@ -105,12 +107,18 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("--timeout", fl->timeout, "seconds before a trial job is killed")->capture_default_str();
   add_tune_model_flags(cmd, fl->model);
   cmd->callback([cmd, fl, &g, &exit_code] {
+    // Each mode's own flags are refused in the other, never silently ignored.
+    const std::vector<const char*> mpi_only = {"--backend", "--np", "-n", "-w", "--repeats", "--anchor-stride", "--confirm", "--budget",
+                                    "--no-exhaustive", "--rules", "--mpirun", "--mpirun-args", "--fabric", "--timeout"};
+    const std::vector<const char*> model_only = {"--spec", "--nccl", "--nccl-log", "--calibrate", "--algo", "--proto", "--min-gain",
+                                      "--out", "--tuner-file", "--env-file"};
+    for (const char* flag : fl->model.on ? mpi_only : model_only)
+      if (cmd->count(flag)) {
+        exit_code = usage(std::string(flag) + (fl->model.on ? " is not a flag of --model (it predicts without measuring)" : " needs --model"));
+        return;
+      }
     if (!fl->model.on) {
       exit_code = run(*fl, g);
-      return;
-    }
-    if (cmd->count("--backend")) {
-      exit_code = usage("--model predicts NCCL's table without measuring: it takes no --backend");
       return;
     }
     auto given = [&](const char* flag, std::string v) { return cmd->count(flag) ? v : std::string(); };

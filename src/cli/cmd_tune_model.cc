@@ -18,6 +18,8 @@ namespace {
 
 namespace mc = model::cost;
 
+constexpr const char* kEnvHeader = "# ncdx tune --model:";  // the first line of every env file it writes
+
 core::Result<std::vector<mc::Collective>> collectives(const std::string& list) {
   std::vector<mc::Collective> out;
   if (list.empty()) return out;
@@ -93,10 +95,17 @@ int run_tune_model(const TuneModelFlags& f, const TuneSweepFlags& sweep, const G
   v.tuner_path = f.out.empty() ? (f.tuner_file.empty() ? "nccl_tuner.conf" : f.tuner_file) : (dir / "nccl_tuner.conf").string();
   v.tuner_text = model::tune::render_nccl_tuner_csv(res->rules, report::model_tune_file_header(v));
   if (auto st = core::write_file_atomic(v.tuner_path, v.tuner_text); !st) return fail(kCmd, st);
+  const std::string env_path = f.out.empty() ? (f.env_file.empty() ? "nccl.env" : f.env_file) : (dir / "nccl.env").string();
+  if (res->env.empty() && env_path != "-") {
+    // An env file an earlier run wrote would still look like this run's advice: remove it (only ours).
+    auto old = read_input(env_path);
+    std::error_code ec;
+    if (old.ok() && old->rfind(kEnvHeader, 0) == 0 && fs::remove(env_path, ec) && !ec) v.env_removed = env_path;
+  }
   if (!res->env.empty()) {
-    v.env_path = f.out.empty() ? (f.env_file.empty() ? "nccl.env" : f.env_file) : (dir / "nccl.env").string();
+    v.env_path = env_path;
     const std::string env = model::tune::render_nccl_env_file(
-        res->env, "ncdx tune --model: PREDICTED, not measured (NCCL " + v.nccl + ", spec " + v.spec + "). " + res->env_why +
+        res->env, std::string(kEnvHeader).substr(2) + " PREDICTED, not measured (NCCL " + v.nccl + ", spec " + v.spec + "). " + res->env_why +
                       ". NCCL reads this file as NCCL_CONF_FILE (>= 2.23.4) or ~/.nccl.conf; values are verbatim (do not source it in sh).");
     if (auto st = core::write_file_atomic(v.env_path, env); !st) return fail(kCmd, st);
   }

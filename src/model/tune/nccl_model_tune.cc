@@ -48,8 +48,10 @@ cost::Prediction best_entry(const cost::Model& nccl, const cost::Model& ncdx, Co
     for (int p = 0; p < cost::kNumProtos; ++p) {
       const auto algo = static_cast<Algo>(a);
       const auto proto = static_cast<Proto>(p);
-      if (!nccl.predict_entry(c, bytes, algo, proto).available) continue;
+      const auto own = nccl.predict_entry(c, bytes, algo, proto);
+      if (!own.available) continue;
       auto e = ncdx.predict_entry(c, bytes, algo, proto);
+      e.nccl_time_us = own.nccl_time_us;  // NCCL's own (uncalibrated) estimate, as for its pick
       if (e.available && e.time_us < best.time_us) best = e;
     }
   return best;

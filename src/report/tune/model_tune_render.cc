@@ -81,9 +81,17 @@ std::string render_model_tune_text(const ModelTuneView& v) {
     for (const auto& b : r.buckets)
       if (b.rule) o << "  " << mc::name(b.coll) << " " << bucket(b) << ": " << b.why << "\n";
   }
-  o << "tuner file: " << v.tuner_path << " (" << r.rules.size() << " rules; load with NCCL_TUNER_PLUGIN=ncdx NCDX_TUNER_FILE="
+  bool head = false;
+  for (const auto& b : r.buckets)
+    if (!b.rule && b.nccl.available && (b.best.algo != b.nccl.algo || b.best.proto != b.nccl.proto)) {
+      if (!head) o << "ncdx's best differs, no rule:\n";
+      head = true;
+      o << "  " << mc::name(b.coll) << " " << bucket(b) << ": " << b.why << "\n";
+    }
+  o << "tuner file: " << v.tuner_path << " (" << r.rules.size() << (r.rules.size() == 1 ? " rule" : " rules") << "; load with NCCL_TUNER_PLUGIN=ncdx NCDX_TUNER_FILE="
     << v.tuner_path << ")\n";
   o << "env file: " << (v.env_path.empty() ? "none" : v.env_path) << ": " << r.env_why << "\n";
+  if (!v.env_removed.empty()) o << "removed " << v.env_removed << ": an earlier `ncdx tune --model` wrote it, and its advice no longer holds\n";
   return o.str();
 }
 
@@ -130,6 +138,7 @@ nlohmann::json model_tune_json(const ModelTuneView& v, const nlohmann::json& con
           {"rules", rules},
           {"env_path", v.env_path.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.env_path)},
           {"env", env},
+          {"env_removed", v.env_removed.empty() ? nlohmann::json(nullptr) : nlohmann::json(v.env_removed)},
           {"env_why", r.env_why},
           {"collectives", colls}};
 }

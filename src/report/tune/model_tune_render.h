@@ -22,6 +22,7 @@ struct ModelTuneView {
   std::string tuner_path;       // where the CSV was written
   std::string tuner_text;
   std::string env_path;         // "" = no env file written
+  std::string env_removed;      // an earlier run's env file at the same path, removed ("" = none)
 };
 
 // The CSV's header comment: what it is (predicted), for which communicator, how to load it.
