@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analyze/cluster/spec_from_report.h"
 #include "analyze/judge/calibrate.h"
 #include "analyze/judge/judge.h"
 #include "cli/cmd_model_mpi.h"
@@ -29,7 +30,7 @@ namespace aj = analyze::judge;
 
 struct ModelOpts {
   std::string spec, nccl, nccl_log, colls, min_bytes = "8", max_bytes = "128M", factor = "2", algo, proto;
-  std::string judge, calibrate, bytes = "64M", backend = "nccl";
+  std::string judge, calibrate, bytes = "64M", backend = "nccl", from;
   MpiModelOpts mpi;  // --backend mpi: Open MPI's coll_tuned algorithms on α-β links
   std::vector<std::string> what_if;
   bool explain = false;
@@ -109,6 +110,18 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
     if (!s.ok()) return fail(s.status());
     spec = *s;
   }
+  // --from: the spec of the machine or cluster a doctor report describes (analyze/cluster/spec_from_report.h).
+  std::vector<std::string> spec_notes;
+  if (!o.from.empty()) {
+    if (spec) return fail(core::Status::usage("give --spec or --from, not both"));
+    auto text = read_input(o.from);
+    if (!text.ok()) return fail(text.status());
+    auto d = analyze::spec_from_report(*text, o.from == "-" ? "<stdin>" : o.from);
+    if (!d.ok()) return fail(d.status());
+    if (!d->spec) return fail(core::Status::bad_input(o.from + ": no cluster spec can be derived: " + d->why_not));
+    spec = d->spec;
+    spec_notes = d->notes;
+  }
   if (spec && log && log->nranks && log->nnodes && spec->nranks() != *log->nranks)
     std::fprintf(stderr, "ncdx model: warning: --spec has %d ranks, the NCCL log %d\n", spec->nranks(), *log->nranks);
 
@@ -175,7 +188,7 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
       what_ifs.push_back(std::move(*x));
     }
   } else if (!spec && o.judge.empty()) {
-    return fail(core::Status::usage("give --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\" (or --judge FILE)"));
+    return fail(core::Status::usage("give --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\", --from DOCTOR.json or --judge FILE"));
   }
 
   const int code = core::exit_code_of(judgements, [](const aj::Judgement& j) { return aj::outcome_of(j.kind); });
@@ -186,9 +199,15 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
     j["context"] = report::make_context(seen, !g.no_timestamps);
     auto body = report::model_json(sweep ? &*sweep : nullptr, o.explain, what_ifs, judgements, o.judge);
     for (auto& [k, v] : body.items()) j[k] = v;
+    if (!o.from.empty()) j["spec_from"] = {{"file", o.from}, {"notes", spec_notes}};
     std::cout << core::dump_json(j);
   } else {
     bool color = core::color_enabled(stdout) && !g.no_color;
+    if (!o.from.empty()) {
+      std::cout << "spec from " << o.from << ":";
+      for (const auto& n : spec_notes) std::cout << "\n  " << n;
+      std::cout << "\n";
+    }
     if (sweep) std::cout << report::render_model_text(*sweep, o.explain, color);
     if (!what_ifs.empty()) std::cout << report::render_what_if_text(what_ifs);
     if (!judgements.empty()) std::cout << report::sanitize_text(report::render_judge_text(judgements, o.judge == "-" ? "<stdin>" : o.judge, color), color);
@@ -202,6 +221,8 @@ CLI::App* add_model(CLI::App& root, const GlobalOptions& global, int& exit_code)
   static ModelOpts o;
   auto* cmd = root.add_subcommand("model", "predict NCCL's algorithm/protocol and collective time; what-if; judge nccl-tests results");
   cmd->add_option("--spec", o.spec, "cluster: \"nodes=4,gpus=8,gpu=H100,nvlink=NV18,nic=8x400G-IB\" (grammar in docs/MODEL.md)");
+  cmd->add_option("--from", o.from,
+                  "derive the spec from a doctor report: `ncdx doctor --json` (this node) or `ncdx doctor --cluster --json` (every node)");
   cmd->add_option("--nccl", o.nccl, "NCCL version whose model to use (default: the log's, else 2.27.7)");
   cmd->add_option("--nccl-log", o.nccl_log, "NCCL_DEBUG=INFO log (NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING): Pattern lines replace the estimated graphs");
   cmd->add_option("--coll", o.colls, "collectives, comma separated (default: allreduce,allgather,reducescatter,broadcast,reduce)");
