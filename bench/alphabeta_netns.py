@@ -56,12 +56,18 @@ class Skip(Exception):
 
 
 YIELD = "1"  # OMPI_MCA_mpi_yield_when_idle for every job (--yield-when-idle; 1 in every run before 2026-12-07)
+# OMPI_MCA_btl_tcp_flags for every job, probes included (--btl-tcp-flags; "" = Open MPI's default,
+# "send,put,inplace,need-ack,need-csum,hetero-rdma" in 4.1.4). Without "put", ob1 sends rendezvous
+# messages by send/receive only, and a two-way exchange runs at the one-way rate (docs/MODEL.md (c)).
+BTL_FLAGS = ""
 
 
 def netns_run(n, ncdx, args, rate, env_extra=None, timeout=900):
     """One mpirun job on n namespace hosts; returns ncdx's stdout (rank 0's JSON)."""
     env = dict(os.environ, NCDX=ncdx, RATE=rate, NCDX_MPI_NET="data", NCDX_NS_PREFIX=f"nab{os.getpid() % 100000}",
                OMPI_MCA_mpi_yield_when_idle=YIELD)
+    if BTL_FLAGS:
+        env["OMPI_MCA_btl_tcp_flags"] = BTL_FLAGS
     env.update(env_extra or {})
     cmd = ["bash", os.path.join(SRC, "scripts/netns-cluster.sh"), "run", str(n), "--", *args]
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=timeout)
@@ -201,6 +207,9 @@ def main():
                     help="keep the 50 Mbit/s sizes at another --rate instead of scaling them to the same link time")
     ap.add_argument("--yield-when-idle", choices=("0", "1"), default="1",
                     help="OMPI_MCA_mpi_yield_when_idle for the ranks (default 1: they yield when idle)")
+    ap.add_argument("--btl-tcp-flags", default="",
+                    help="OMPI_MCA_btl_tcp_flags for every job (default: Open MPI's; e.g. send,inplace,need-ack,need-csum,"
+                         "hetero-rdma: no RDMA put emulation, exchanges at the one-way rate)")
     ap.add_argument("--out", default=None)
     ap.add_argument("--max-beta-err", type=float, default=None,
                     help="exit 1 when a β-dominated point's |predicted − measured| / measured exceeds this (the test)")
@@ -208,8 +217,8 @@ def main():
                     help="with --max-beta-err: allow points measured slower than predicted this much more (a busy "
                          "machine only ever slows the ranks down)")
     a = ap.parse_args()
-    global YIELD, SCALE
-    YIELD, SCALE = a.yield_when_idle, not a.same_sizes
+    global YIELD, SCALE, BTL_FLAGS
+    YIELD, SCALE, BTL_FLAGS = a.yield_when_idle, not a.same_sizes, a.btl_tcp_flags
     ranks = [int(x) for x in (a.ranks or ("2,4" if a.fast else "2,4,8,16")).split(",")]
     repeats = a.repeats or (2 if a.fast else 3)
     plan = FAST if a.fast else FULL
@@ -270,7 +279,7 @@ def main():
                           f"{p['err']:+7.1%} (β {p['beta_share']:.0%}, load {load:.1f}, CPU busy {busy:.0%})", flush=True)
     bdom = [p for p in points if p["beta_share"] >= 0.9]
     res = {"schema": "ncdx.bench.alphabeta/1", "rate": a.rate, "ranks": ranks, "repeats": repeats,
-           "yield_when_idle": int(YIELD), "same_sizes": not SCALE, "argv": sys.argv[1:],
+           "yield_when_idle": int(YIELD), "same_sizes": not SCALE, "btl_tcp_flags": BTL_FLAGS or None, "argv": sys.argv[1:],
            "link": {"alpha_us": alpha, "beta_ns_per_byte": beta * 1e3, "beta_x_ns_per_byte": beta_x * 1e3,
                     "payload_mbit_s": 8 / beta, "nominal_beta_ns_per_byte": nominal_beta(a.rate) * 1e3,
                     "gamma_ns_per_byte": gamma * 1e3 if gamma is not None else None,

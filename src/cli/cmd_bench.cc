@@ -2,12 +2,16 @@
 // (GPU). Flags are nccl-tests' own (-b -e -f -i -n -w -c -d -o -r -a -I -J -g), so a command
 // line moves between the two tools unchanged. Runs the same on every rank; rank 0 reports.
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <iostream>
 
+#include "analyze/judge/judge.h"
 #include "cli/command.h"
 #include "core/atomic_file.h"
 #include "core/json.h"
 #include "measure/collective/bench_run.h"
+#include "model/cost/spec_parse.h"
 #include "report/bench/bench_render.h"
 #include "report/context.h"
 
@@ -16,6 +20,7 @@ namespace {
 
 struct BenchFlags {
   std::string coll = "allreduce", backend = "auto", b = "32M", e = "32M", i = "1M", type = "float", op = "sum", json_file, sizes;
+  std::string spec, nccl;  // the model's expectation: --spec (else inferred from the run), --nccl (else the library's)
   long f = 1;
   int n = 20, w = 1, c = 1, r = 0, a = 1, per_iter = 0, g = 0;
 };
@@ -23,6 +28,29 @@ struct BenchFlags {
 int usage(const std::string& m) {
   std::fprintf(stderr, "ncdx bench: %s\n", m.c_str());
   return 64;
+}
+
+// The NCCL cost model's expected busbw for each row (issue #15: "% of the model's expected busbw"):
+// the run is judged exactly as `ncdx model --judge` judges this command's --json output, so the
+// two never disagree. Without --spec the cluster is inferred from the ranks' GPUs and hosts; a
+// multi-node run needs --spec (no NIC is visible to the bench) and the judgement then says so.
+analyze::judge::Judgement expectation(const measure::BenchResult& r, const nlohmann::json& context,
+                                      const std::optional<model::cost::ClusterSpec>& spec,
+                                      const std::optional<model::cost::NcclVersion>& version) {
+  namespace aj = analyze::judge;
+  auto runs = aj::parse_nccl_tests(core::dump_json(report::bench_json(r, context)), "ncdx bench");
+  aj::JudgeOptions jo;
+  jo.spec = spec;
+  jo.version = version;
+  if (const char* a = std::getenv("NCCL_ALGO")) jo.nccl_algo = a;
+  if (const char* p = std::getenv("NCCL_PROTO")) jo.nccl_proto = p;
+  if (runs.ok() && runs->size() == 1) {
+    auto js = aj::judge_runs(*runs, jo);
+    if (js.size() == 1) return js.front();
+  }
+  aj::Judgement none;
+  none.verdict = "no expectation: " + (runs.ok() ? std::string("the run has no result rows") : runs.status().message());
+  return none;
 }
 
 int run(const BenchFlags& fl, const GlobalOptions& g, const std::vector<std::string>& argv) {
@@ -68,6 +96,18 @@ int run(const BenchFlags& fl, const GlobalOptions& g, const std::vector<std::str
     std::fprintf(stderr, "ncdx bench: %s\n", be.status().message().c_str());
     return core::to_int(be.status().code());
   }
+  std::optional<model::cost::ClusterSpec> spec;
+  if (!fl.spec.empty()) {
+    auto s = model::cost::parse_spec(fl.spec);
+    if (!s.ok()) return usage("--spec: " + s.status().message());
+    spec = *s;
+  }
+  std::optional<model::cost::NcclVersion> version;
+  if (!fl.nccl.empty() && !(version = model::cost::NcclVersion::parse(fl.nccl)))
+    return usage("--nccl expects an NCCL version such as 2.27.7, got '" + fl.nccl + "'");
+  if ((spec || version) && be->engine->name() != "nccl")
+    return usage("--spec/--nccl set the NCCL cost model's expectation, which applies to --backend nccl only "
+                 "(Open MPI's collectives: ncdx model --backend mpi)");
   auto res = measure::run_bench(*be->harness, *be->engine, o);
   if (!res) {
     std::fprintf(stderr, "ncdx bench: %s\n", res.status().message().c_str());
@@ -87,12 +127,15 @@ int run(const BenchFlags& fl, const GlobalOptions& g, const std::vector<std::str
       return core::to_int(s.code());
     }
   }
+  nlohmann::json seen = nlohmann::json::object();
+  if (res->backend == "nccl") seen["nccl"] = res->library;
+  const auto context = report::make_context(seen, !g.no_timestamps);
+  std::optional<analyze::judge::Judgement> judged;
+  if (res->backend == "nccl") judged = expectation(*res, context, spec, version);
   if (g.json) {
-    nlohmann::json seen = nlohmann::json::object();
-    if (res->backend == "nccl") seen["nccl"] = res->library;
-    // Hook for the cost model (issue #15): expected busbw per row fills "pct_of_expected".
-    std::cout << core::dump_json(report::bench_json(*res, report::make_context(seen, !g.no_timestamps)));
+    std::cout << core::dump_json(report::bench_json(*res, context, judged ? &*judged : nullptr));
   } else {
+    ro.judgement = judged ? &*judged : nullptr;
     std::cout << report::render_bench_nccl_tests(*res, ro);
   }
   if (res->out_of_bounds) std::fprintf(stderr, "ncdx bench: %d data checks found wrong results\n", res->out_of_bounds);
@@ -122,6 +165,9 @@ CLI::App* add_bench(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("-J,--output_file", fl->json_file, "also write nccl-tests' JSON to this file");
   cmd->add_option("--sizes", fl->sizes, "exact sizes, comma-separated (instead of -b/-e/-f/-i)");
   cmd->add_option("-g,--ngpus", fl->g, "GPUs driven by one process (nccl backend; 0: all)")->capture_default_str();
+  cmd->add_option("--spec", fl->spec,
+                  "the cluster, for the cost model's expected busbw (nccl backend; default: inferred from the ranks' GPUs and hosts)");
+  cmd->add_option("--nccl", fl->nccl, "NCCL version of the cost model (default: the loaded library's)");
   cmd->callback([fl, &g, &exit_code, cmd] {
     // nccl-tests' args[0] is the test binary (all_gather_perf), which names the collective; ours
     // is ncdx, so the collective follows, where readers of -J (nccl_tests_parse.cc) look for it.

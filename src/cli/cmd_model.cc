@@ -28,7 +28,7 @@ namespace aj = analyze::judge;
 
 struct ModelOpts {
   std::string spec, nccl, nccl_log, colls, min_bytes = "8", max_bytes = "128M", factor = "2", algo, proto;
-  std::string judge, calibrate, bytes = "64M", backend = "nccl";
+  std::string judge, calibrate, bytes = "64M", backend = "nccl", from;
   MpiModelOpts mpi;  // --backend mpi: Open MPI's coll_tuned algorithms on α-β links
   std::vector<std::string> what_if;
   bool explain = false;
@@ -55,12 +55,13 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
   }
   if (o.backend != "nccl") return fail(core::Status::usage("--backend expects nccl or mpi, got \"" + o.backend + "\""));
   // Version: --nccl, else the NCCL log's, else 2.27.7 (the newest 2.19-2.27 release).
-  auto in = load_model_inputs({o.spec, o.nccl, o.nccl_log, o.algo, o.proto, o.calibrate}, "model");
+  auto in = load_model_inputs({o.spec, o.nccl, o.nccl_log, o.algo, o.proto, o.calibrate, o.from}, "model");
   if (!in.ok()) return fail(in.status());
   const mc::Options& opts = in->options;
   const std::optional<mc::NcclVersion>& version = in->given_version;
   const mc::NcclVersion ver = in->version;
   const std::optional<mc::ClusterSpec>& spec = in->spec;
+  const std::vector<std::string>& spec_notes = in->spec_notes;
 
   std::vector<aj::Judgement> judgements;
   if (!o.judge.empty()) {
@@ -111,7 +112,7 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
       what_ifs.push_back(std::move(*x));
     }
   } else if (!spec && o.judge.empty()) {
-    return fail(core::Status::usage("give --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\" (or --judge FILE)"));
+    return fail(core::Status::usage("give --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\", --from DOCTOR.json or --judge FILE"));
   }
 
   const int code = core::exit_code_of(judgements, [](const aj::Judgement& j) { return aj::outcome_of(j.kind); });
@@ -122,9 +123,15 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
     j["context"] = report::make_context(seen, !g.no_timestamps);
     auto body = report::model_json(sweep ? &*sweep : nullptr, o.explain, what_ifs, judgements, o.judge);
     for (auto& [k, v] : body.items()) j[k] = v;
+    if (!o.from.empty()) j["spec_from"] = {{"file", o.from}, {"notes", spec_notes}};
     std::cout << core::dump_json(j);
   } else {
     bool color = core::color_enabled(stdout) && !g.no_color;
+    if (!o.from.empty()) {
+      std::cout << "spec from " << o.from << ":";
+      for (const auto& n : spec_notes) std::cout << "\n  " << n;
+      std::cout << "\n";
+    }
     if (sweep) std::cout << report::render_model_text(*sweep, o.explain, color);
     if (!what_ifs.empty()) std::cout << report::render_what_if_text(what_ifs);
     if (!judgements.empty()) std::cout << report::sanitize_text(report::render_judge_text(judgements, o.judge == "-" ? "<stdin>" : o.judge, color), color);
@@ -138,6 +145,8 @@ CLI::App* add_model(CLI::App& root, const GlobalOptions& global, int& exit_code)
   static ModelOpts o;
   auto* cmd = root.add_subcommand("model", "predict NCCL's algorithm/protocol and collective time; what-if; judge nccl-tests results");
   cmd->add_option("--spec", o.spec, "cluster: \"nodes=4,gpus=8,gpu=H100,nvlink=NV18,nic=8x400G-IB\" (grammar in docs/MODEL.md)");
+  cmd->add_option("--from", o.from,
+                  "derive the spec from a doctor report: `ncdx doctor --json` (this node) or `ncdx doctor --cluster --json` (every node)");
   cmd->add_option("--nccl", o.nccl, "NCCL version whose model to use (default: the log's, else 2.27.7)");
   cmd->add_option("--nccl-log", o.nccl_log, "NCCL_DEBUG=INFO log (NCCL_DEBUG_SUBSYS=INIT,GRAPH,TUNING): Pattern lines replace the estimated graphs");
   cmd->add_option("--coll", o.colls, "collectives, comma separated (default: allreduce,allgather,reducescatter,broadcast,reduce)");

@@ -110,7 +110,7 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
     // Each mode's own flags are refused in the other, never silently ignored.
     const std::vector<const char*> mpi_only = {"--backend", "--np", "-n", "-w", "--repeats", "--anchor-stride", "--confirm", "--budget",
                                     "--no-exhaustive", "--rules", "--mpirun", "--mpirun-args", "--fabric", "--timeout"};
-    const std::vector<const char*> model_only = {"--spec", "--nccl", "--nccl-log", "--calibrate", "--algo", "--proto", "--min-gain",
+    const std::vector<const char*> model_only = {"--spec", "--from", "--nccl", "--nccl-log", "--calibrate", "--algo", "--proto", "--min-gain",
                                       "--out", "--tuner-file", "--env-file"};
     for (const char* flag : fl->model.on ? mpi_only : model_only)
       if (cmd->count(flag)) {

@@ -8,6 +8,7 @@
 #include "core/atomic_file.h"
 #include "core/json.h"
 #include "core/strings.h"
+#include "model/cost/spec_parse.h"
 #include "model/cost/types.h"
 #include "model/tune/nccl_model_tune.h"
 #include "report/context.h"
@@ -38,6 +39,7 @@ core::Result<std::vector<mc::Collective>> collectives(const std::string& list) {
 void add_tune_model_flags(CLI::App* cmd, TuneModelFlags& f) {
   cmd->add_flag("--model", f.on, "NCCL: predict the tuner table from the cost model (no GPU); every row is labelled predicted");
   cmd->add_option("--spec", f.in.spec, "--model: cluster, as `ncdx model --spec` (\"nodes=2,gpus=8,gpu=H100,nic=8x400G-IB\")");
+  cmd->add_option("--from", f.in.from, "--model: derive the spec from `ncdx doctor [--cluster] --json` output instead of --spec");
   cmd->add_option("--nccl", f.in.nccl, "--model: NCCL version to model (default: the log's, else 2.27.7)");
   cmd->add_option("--nccl-log", f.in.nccl_log, "--model: NCCL_DEBUG=INFO log; its Pattern lines replace the estimated graphs");
   cmd->add_option("--calibrate", f.in.calibrate, "--model: measured sweep (nccl-tests/ncdx bench output) of this cluster");
@@ -51,7 +53,8 @@ void add_tune_model_flags(CLI::App* cmd, TuneModelFlags& f) {
 
 int run_tune_model(const TuneModelFlags& f, const TuneSweepFlags& sweep, const GlobalOptions& g) {
   constexpr const char* kCmd = "tune";
-  if (f.in.spec.empty()) return fail(kCmd, core::Status::usage("--model needs --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\""));
+  if (f.in.spec.empty() && f.in.from.empty())
+    return fail(kCmd, core::Status::usage("--model needs --spec \"nodes=N,gpus=G,gpu=H100,nic=8x400G-IB\" or --from DOCTOR.json"));
   if (!f.out.empty() && (!f.tuner_file.empty() || !f.env_file.empty()))
     return fail(kCmd, core::Status::usage("give --out DIR or --tuner-file/--env-file, not both"));
   auto in = load_model_inputs(f.in, kCmd);
@@ -80,7 +83,7 @@ int run_tune_model(const TuneModelFlags& f, const TuneSweepFlags& sweep, const G
   }
   report::ModelTuneView v;
   v.result = &*res;
-  v.spec = f.in.spec;
+  v.spec = f.in.spec.empty() ? mc::describe(req.spec) : f.in.spec;
   v.nccl = in->version.str();
   v.nccl_algo = in->options.nccl_algo;
   v.nccl_proto = in->options.nccl_proto;

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "analyze/cluster/spec_from_report.h"
 #include "analyze/judge/nccl_tests_parse.h"
 #include "core/strings.h"
 #include "model/cost/spec_parse.h"
@@ -69,6 +70,17 @@ core::Result<ModelInputs> load_model_inputs(const ModelInputFlags& f, const char
     auto s = mc::parse_spec(f.spec);
     if (!s.ok()) return s.status();
     in.spec = *s;
+  }
+  // --from: the spec of the machine or cluster a doctor report describes (analyze/cluster/spec_from_report.h).
+  if (!f.from.empty()) {
+    if (in.spec) return core::Status::usage("give --spec or --from, not both");
+    auto text = read_input(f.from);
+    if (!text.ok()) return text.status();
+    auto d = analyze::spec_from_report(*text, f.from == "-" ? "<stdin>" : f.from);
+    if (!d.ok()) return d.status();
+    if (!d->spec) return core::Status::bad_input(f.from + ": no cluster spec can be derived: " + d->why_not);
+    in.spec = d->spec;
+    in.spec_notes = d->notes;
   }
   if (in.spec && log && log->nranks && log->nnodes && in.spec->nranks() != *log->nranks)
     std::fprintf(stderr, "ncdx %s: warning: --spec has %d ranks, the NCCL log %d\n", cmd, in.spec->nranks(), *log->nranks);

@@ -269,6 +269,16 @@ core::Result<std::vector<NcclTestsRun>> parse_bench_json(const nlohmann::json& j
     if (run.coll) run.test_name = std::string(model::cost::name(*run.coll));
   }
   if (j.contains("ranks") && j["ranks"].is_array()) read_devices(j["ranks"], "host", "device_name", run);
+  // "library": "NCCL 2.30.7" for the nccl backend (measure/collective/nccl_engine.cc), the MPI
+  // library's name otherwise.
+  if (j.contains("library") && j["library"].is_string()) {
+    const auto lib = j["library"].get<std::string>();
+    if (lib.rfind("NCCL ", 0) == 0) {
+      auto end = lib.find_first_not_of("0123456789.", 5);
+      auto v = lib.substr(5, end == std::string::npos ? std::string::npos : end - 5);
+      if (model::cost::NcclVersion::parse(v)) run.nccl_version = v;
+    }
+  }
   const SideKeys keys{"time_us", nullptr, "algbw_gbps", "busbw_gbps", "wrong"};
   if (j.contains("results") && j["results"].is_array()) {
     for (const auto& r : j["results"]) {

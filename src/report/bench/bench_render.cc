@@ -4,6 +4,7 @@
 #include <ctime>
 
 #include "core/redact.h"
+#include "model/cost/spec_parse.h"
 #include "core/version.h"
 
 namespace ncdx::report {
@@ -54,6 +55,39 @@ nlohmann::json iter_json(const measure::IterStats& s) {
 nlohmann::json place_json(const PlaceResult& p) {
   return {{"time_us", p.time_us}, {"algbw_gbps", p.algbw_gbps}, {"busbw_gbps", p.busbw_gbps},
           {"wrong", p.wrong ? nlohmann::json(*p.wrong) : nlohmann::json(nullptr)}, {"iter", iter_json(p.iter)}};
+}
+
+const analyze::judge::JudgedRow* judged_row(const analyze::judge::Judgement* j, std::size_t bytes) {
+  if (!j) return nullptr;
+  for (const auto& r : j->rows)
+    if (r.size == bytes) return &r;
+  return nullptr;
+}
+
+// The cost model's expectation after nccl-tests' footer: '#' lines, so readers of nccl-tests
+// output skip them. Columns: measured busbw (out-of-place, else in-place: the judge's), expected,
+// their ratio, NCCL's pick; '*' marks the bandwidth-bound sizes the verdict is taken over.
+std::string expectation_lines(const BenchResult& r, const analyze::judge::Judgement& j) {
+  std::string s = "# ncdx expected busbw: ";
+  if (j.spec)
+    s += "NCCL " + j.nccl_version + " cost model on " + model::cost::describe(*j.spec) + " (" + j.spec_source + ")\n";
+  else
+    s += "none\n";
+  if (j.spec) {
+    s += fmt("# %10s  %10s  %10s  %8s  %s\n", "size", "busbw", "expected", "%", "NCCL's pick");
+    for (const auto& row : r.rows) {
+      const auto* jr = judged_row(&j, row.bytes);
+      if (!jr || !jr->expected_busbw) continue;
+      std::string pick = jr->algo + (jr->proto.empty() ? "" : " " + jr->proto) +
+                         (jr->nchannels > 0 ? ", " + std::to_string(jr->nchannels) + " ch" : "");
+      s += fmt("# %10li  %10.2f  %10.2f  %7.0f%%%s  %s\n", static_cast<long>(row.bytes),
+               jr->measured_busbw.value_or(0.0), *jr->expected_busbw, jr->ratio.value_or(0.0) * 100, jr->counted ? "*" : " ",
+               pick.c_str());
+    }
+  }
+  s += "# ncdx verdict: " + j.verdict + "\n";
+  for (const auto& c : j.causes) s += "#   likely: " + c + "\n";
+  return s;
 }
 
 }  // namespace
@@ -128,6 +162,7 @@ std::string render_bench_nccl_tests(const BenchResult& r, const BenchRenderOptio
         s += fmt("# %10li  %10.2f  %10.2f  %10.2f  %9d  %5.0f%%\n", static_cast<long>(row.bytes), row.skew->median_us,
                  row.skew->p95_us, row.skew->max_us, row.skew->last_rank, row.skew->last_share * 100);
   }
+  if (o.judgement) s += expectation_lines(r, *o.judgement);
   s += "\n";
   return s;
 }
@@ -191,7 +226,7 @@ nlohmann::ordered_json bench_nccl_tests_json(const BenchResult& r, const BenchRe
   return j;
 }
 
-nlohmann::json bench_json(const BenchResult& r, const nlohmann::json& context, const std::vector<nlohmann::json>& expected) {
+nlohmann::json bench_json(const BenchResult& r, const nlohmann::json& context, const analyze::judge::Judgement* judged) {
   const auto& op = r.options;
   nlohmann::json j = {{"schema", "ncdx.bench/1"}, {"context", context}};
   j["collective"] = std::string(measure::name_of(op.coll));
@@ -220,7 +255,8 @@ nlohmann::json bench_json(const BenchResult& r, const nlohmann::json& context, c
                    {"mean_lateness_us", row.skew->mean_lateness_us}};
     else
       x["skew"] = nullptr;
-    nlohmann::json exp = i < expected.size() ? expected[i] : nlohmann::json(nullptr);
+    const auto* jr = judged_row(judged, row.bytes);
+    nlohmann::json exp = jr && jr->expected_busbw ? nlohmann::json(*jr->expected_busbw) : nlohmann::json(nullptr);
     x["expected_busbw_gbps"] = exp;
     x["pct_of_expected"] = exp.is_number() && exp.get<double>() > 0
                                ? nlohmann::json(100.0 * row.out_of_place.busbw_gbps / exp.get<double>())
@@ -231,6 +267,17 @@ nlohmann::json bench_json(const BenchResult& r, const nlohmann::json& context, c
   j["out_of_bounds"] = r.out_of_bounds;
   j["avg_busbw_gbps"] = r.avg_busbw_gbps;
   j["verdict"] = r.out_of_bounds ? "wrong results" : "ok";
+  if (judged) {
+    namespace aj = analyze::judge;
+    auto oj = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(nullptr); };
+    j["expected"] = {{"model", judged->nccl_version.empty() ? nlohmann::json(nullptr) : nlohmann::json("NCCL " + judged->nccl_version)},
+                     {"spec", judged->spec ? nlohmann::json(model::cost::describe(*judged->spec)) : nlohmann::json(nullptr)},
+                     {"spec_source", judged->spec_source.empty() ? nlohmann::json(nullptr) : nlohmann::json(judged->spec_source)},
+                     {"verdict", std::string(aj::name(judged->kind))},
+                     {"summary", judged->verdict},
+                     {"pct_of_expected", oj(judged->pct_of_expected)},
+                     {"causes", judged->causes}};
+  }
   return j;
 }
 

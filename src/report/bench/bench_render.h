@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "analyze/judge/judge.h"
 #include "measure/collective/bench_run.h"
 
 namespace ncdx::report {
@@ -19,14 +20,17 @@ struct BenchRenderOptions {
   bool per_iter = false;   // nccl-tests -I 1: i_min/i_max/i_p99/i_cv% columns
   bool timestamps = true;  // start/end times in the nccl-tests JSON
   std::vector<std::string> argv;
+  // The NCCL cost model's judgement of this run (cli/cmd_bench.cc expectation()): printed after
+  // nccl-tests' footer as '#' lines, the expected busbw per size and the verdict.
+  const analyze::judge::Judgement* judgement = nullptr;
 };
 
 std::string render_bench_nccl_tests(const measure::BenchResult& r, const BenchRenderOptions& o);
 nlohmann::ordered_json bench_nccl_tests_json(const measure::BenchResult& r, const BenchRenderOptions& o);
-// `expected_busbw[i]` (GB/s, may be null) is the model's expectation for row i; null everywhere
-// until a model is asked.
+// `judged`: the cost model's judgement of the run; it fills each row's expected_busbw_gbps and
+// pct_of_expected and the "expected" block. Null (no model asked, --backend mpi): those are null.
 nlohmann::json bench_json(const measure::BenchResult& r, const nlohmann::json& context,
-                          const std::vector<nlohmann::json>& expected_busbw = {});
+                          const analyze::judge::Judgement* judged = nullptr);
 
 // nccl-tests getFloatStr: the widest of %.2f, %.1f, %.0f, %.1e that fits `width`.
 std::string nccl_tests_float(double v, int width);

@@ -18,6 +18,8 @@ std::string num(double v, const char* f = "%.1f") {
   return b;
 }
 
+std::string count(int n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
+
 std::string entry(const mc::Prediction& p) { return std::string(mc::name(p.algo)) + "/" + std::string(mc::name(p.proto)); }
 
 std::string bucket(const model::tune::ModelTuneBucket& b) { return std::to_string(b.min_bytes) + "-" + std::to_string(b.max_bytes); }
@@ -38,10 +40,10 @@ std::string model_tune_file_header(const ModelTuneView& v) {
   const auto& r = *v.result;
   std::ostringstream o;
   o << "ncdx tune --model: PREDICTED by ncdx's cost model, not measured. NCCL " << v.nccl << ", spec " << v.spec << " ("
-    << v.nnodes << " nodes, " << v.nranks << " ranks), " << calibration_line(v) << ".\n"
+    << count(v.nnodes, "node") << ", " << count(v.nranks, "rank") << "), " << calibration_line(v) << ".\n"
     << "A rule forces NCCL's cost-table entry where ncdx's predicted time for it is at least " << num(100 * v.min_gain, "%.0f")
-    << " % below its prediction for NCCL's own pick; it matches only communicators of " << v.nnodes << " nodes and " << v.nranks
-    << " ranks.\n"
+    << " % below its prediction for NCCL's own pick; it matches only communicators of " << count(v.nnodes, "node") << " and "
+    << count(v.nranks, "rank") << ".\n"
     << "Load: NCCL_TUNER_PLUGIN=ncdx (libnccl-tuner-ncdx.so) NCDX_TUNER_FILE=<this file>. NCCL's example tuner reads the same "
        "lines but runs channels -1, and every op outside these rules, on one channel (plugins/tuner/example/plugin.c:361 @ v2.30.7-1).";
   if (r.rules.empty()) o << "\n" << model::tune::kModelAgrees << ".";
@@ -51,8 +53,8 @@ std::string model_tune_file_header(const ModelTuneView& v) {
 std::string render_model_tune_text(const ModelTuneView& v) {
   const auto& r = *v.result;
   std::ostringstream o;
-  o << "ncdx tune --model: PREDICTED by the cost model (no measurement): NCCL " << v.nccl << ", " << v.nnodes << " nodes, "
-    << v.nranks << " ranks, " << calibration_line(v) << "\n"
+  o << "ncdx tune --model: PREDICTED by the cost model (no measurement): NCCL " << v.nccl << ", " << count(v.nnodes, "node") << ", "
+    << count(v.nranks, "rank") << ", " << calibration_line(v) << "\n"
     << "a bucket gets a rule where ncdx's predicted time beats its prediction for NCCL's own pick by >= "
     << num(100 * v.min_gain, "%.0f") << " % (and is no slower at the bucket's edges)\n\n";
   mc::Collective cur = mc::Collective::SendRecv;
