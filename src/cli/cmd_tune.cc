@@ -108,10 +108,11 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   add_tune_model_flags(cmd, fl->model);
   cmd->callback([cmd, fl, &g, &exit_code] {
     // Each mode's own flags are refused in the other, never silently ignored.
-    const std::vector<const char*> mpi_only = {"--backend", "--np", "-n", "-w", "--repeats", "--anchor-stride", "--confirm", "--budget",
-                                    "--no-exhaustive", "--rules", "--mpirun", "--mpirun-args", "--fabric", "--timeout"};
-    const std::vector<const char*> model_only = {"--spec", "--from", "--nccl", "--nccl-log", "--calibrate", "--algo", "--proto", "--min-gain",
-                                      "--out", "--tuner-file", "--env-file"};
+    const std::vector<const char*> mpi_only = {"--backend", "--np",   "-n",           "--repeats", "--anchor-stride",
+                                               "--confirm", "--budget", "--no-exhaustive", "--rules",   "--mpirun",
+                                               "--mpirun-args", "--fabric", "--timeout",  "-w"};
+    const std::vector<const char*> model_only = {"--spec",  "--from",     "--nccl",    "--nccl-log", "--calibrate", "--algo",
+                                                 "--proto", "--min-gain", "--out",     "--tuner-file", "--env-file"};
     for (const char* flag : fl->model.on ? mpi_only : model_only)
       if (cmd->count(flag)) {
         exit_code = usage(std::string(flag) + (fl->model.on ? " is not a flag of --model (it predicts without measuring)" : " needs --model"));

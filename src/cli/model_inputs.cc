@@ -33,11 +33,14 @@ core::Result<std::string> read_input(const std::string& path) {
   return s;
 }
 
-core::Result<std::vector<std::uint64_t>> model_sizes(const std::string& min_bytes, const std::string& max_bytes, const std::string& factor) {
+core::Result<std::vector<std::uint64_t>> model_sizes(const std::string& min_bytes, const std::string& max_bytes,
+                                                     const std::string& factor) {
   auto b = model::cost::parse_size(min_bytes), e = model::cost::parse_size(max_bytes);
   auto f = core::parse_double(factor);
-  if (!b || !e || *b == 0 || *e < *b) return core::Status::usage("-b/-e expect sizes like 8, 64K, 128M, 4G with -b <= -e");
-  if (!f || *f < 1.01 || *f > 1024) return core::Status::usage("-f expects a step factor 1.01..1024 (2 = nccl-tests default)");
+  if (!b || !e || *b == 0 || *e < *b)
+    return core::Status::usage("-b/-e expect sizes like 8, 64K, 128M, 4G with -b <= -e");
+  if (!f || *f < 1.01 || *f > 1024)
+    return core::Status::usage("-f expects a step factor 1.01..1024 (2 = nccl-tests default)");
   std::vector<std::uint64_t> out;
   for (double s = static_cast<double>(*b); s <= static_cast<double>(*e) * 1.0000001 && out.size() < 200; s *= *f)
     out.push_back(static_cast<std::uint64_t>(s));
@@ -51,7 +54,8 @@ core::Result<ModelInputs> load_model_inputs(const ModelInputFlags& f, const char
   in.options.nccl_proto = f.proto;
   if (!f.nccl.empty()) {
     in.given_version = mc::NcclVersion::parse(f.nccl);
-    if (!in.given_version) return core::Status::usage("--nccl expects an NCCL version such as 2.27.7 (got \"" + f.nccl + "\")");
+    if (!in.given_version)
+      return core::Status::usage("--nccl expects an NCCL version such as 2.27.7 (got \"" + f.nccl + "\")");
   }
   std::optional<mc::NcclLogFacts> log;
   if (!f.nccl_log.empty()) {
@@ -59,7 +63,9 @@ core::Result<ModelInputs> load_model_inputs(const ModelInputFlags& f, const char
     if (!text.ok()) return text.status();
     log = mc::read_nccl_log(*text);
     if (!log->graphs && !log->version && !log->nranks)
-      return core::Status::bad_input(f.nccl_log + ":1: no NCCL INFO lines with a version, comm shape or Pattern lines (expected NCCL_DEBUG=INFO output)");
+      return core::Status::bad_input(
+          f.nccl_log +
+          ":1: no NCCL INFO lines with a version, comm shape or Pattern lines (expected NCCL_DEBUG=INFO output)");
     if (log->graphs) in.options.graphs = log->graphs;
     if (!in.given_version && log->version) in.given_version = log->version;
     if (in.options.nccl_algo.empty()) in.options.nccl_algo = log->nccl_algo;
@@ -83,7 +89,8 @@ core::Result<ModelInputs> load_model_inputs(const ModelInputFlags& f, const char
     in.spec_notes = d->notes;
   }
   if (in.spec && log && log->nranks && log->nnodes && in.spec->nranks() != *log->nranks)
-    std::fprintf(stderr, "ncdx %s: warning: --spec has %d ranks, the NCCL log %d\n", cmd, in.spec->nranks(), *log->nranks);
+    std::fprintf(stderr, "ncdx %s: warning: --spec has %d ranks, the NCCL log %d\n", cmd, in.spec->nranks(),
+                 *log->nranks);
   if (!f.calibrate.empty()) {
     if (!in.spec) return core::Status::usage("--calibrate needs --spec (the cluster the sweep ran on)");
     auto text = read_input(f.calibrate);

@@ -1,7 +1,8 @@
 #pragma once
 // The inputs `ncdx model` and `ncdx tune --model` share: the NCCL version (--nccl, else the NCCL
 // log's, else 2.27.7), NCCL's own facts from its log (--nccl-log: Pattern lines, NCCL_ALGO/PROTO),
-// the cluster (--spec, or --from a doctor report: analyze/cluster/spec_from_report.h) and the calibration on a measured sweep (--calibrate).
+// the cluster (--spec, or --from a doctor report: analyze/cluster/spec_from_report.h) and the calibration on a measured
+// sweep (--calibrate).
 #include <optional>
 #include <cstdint>
 #include <string>
@@ -20,11 +21,11 @@ struct ModelInputFlags {
 };
 
 struct ModelInputs {
-  model::cost::NcclVersion version;                     // what to model
+  model::cost::NcclVersion version;                       // what to model
   std::optional<model::cost::NcclVersion> given_version;  // --nccl or the log's
-  std::optional<model::cost::ClusterSpec> spec;         // --spec, or derived from --from
-  std::vector<std::string> spec_notes;                  // how --from derived it
-  model::cost::Options options;                         // NCCL_ALGO/PROTO, graphs, calibration scales
+  std::optional<model::cost::ClusterSpec> spec;           // --spec, or derived from --from
+  std::vector<std::string> spec_notes;                    // how --from derived it
+  model::cost::Options options;                           // NCCL_ALGO/PROTO, graphs, calibration scales
   std::optional<analyze::judge::Calibration> calibration;
 };
 

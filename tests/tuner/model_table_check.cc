@@ -74,19 +74,24 @@ int main(int argc, char** argv) {
   const auto report = nlohmann::json::parse(slurp(argv[2]));
   const std::string csv = slurp(argv[3]);
   const std::size_t min_rules = std::strtoul(argv[4], nullptr, 10);
-  if (report.at("backend") != "model" || report.at("predicted") != true) fail("report is not a predicted (--model) table");
+  if (report.at("backend") != "model" || report.at("predicted") != true)
+    fail("report is not a predicted (--model) table");
 
   auto rules = mt::parse_nccl_tuner_csv(csv);
   if (!rules.ok()) {
     std::fprintf(stderr, "FAIL: tuner file: %s\n", rules.status().message().c_str());
     return 1;
   }
-  if (rules->size() != report.at("rules").size()) fail("the file has " + std::to_string(rules->size()) + " rules, the report " + std::to_string(report.at("rules").size()));
-  if (rules->size() < min_rules) fail("expected at least " + std::to_string(min_rules) + " rules, got " + std::to_string(rules->size()));
+  if (rules->size() != report.at("rules").size())
+    fail("the file has " + std::to_string(rules->size()) + " rules, the report " +
+         std::to_string(report.at("rules").size()));
+  if (rules->size() < min_rules)
+    fail("expected at least " + std::to_string(min_rules) + " rules, got " + std::to_string(rules->size()));
   for (std::size_t i = 0; i < rules->size() && i < report.at("rules").size(); ++i) {
     const auto& j = report.at("rules")[i];
     const auto& r = (*rules)[i];
-    if (j.at("min_bytes") != r.min_bytes || j.at("max_bytes") != r.max_bytes || mt::nccl_tuner_algo_token(j.at("algo").get<std::string>()) != r.algo ||
+    if (j.at("min_bytes") != r.min_bytes || j.at("max_bytes") != r.max_bytes ||
+        mt::nccl_tuner_algo_token(j.at("algo").get<std::string>()) != r.algo ||
         mt::nccl_tuner_proto_token(j.at("proto").get<std::string>()) != r.proto || r.channels != -1)
       fail("rule " + std::to_string(i + 1) + " differs between the file and the report");
   }
@@ -120,7 +125,9 @@ int main(int argc, char** argv) {
   ncdxTunerConstants_v5 k{};
   ncdxNvlDomainInfo_v5 nvl{spec->nodes, spec->gpus_per_node, spec->gpus_per_node};
   void* ctx = nullptr;
-  if (tuner->init(&ctx, 1, static_cast<std::size_t>(spec->nranks()), static_cast<std::size_t>(spec->nodes), quiet_logger, &nvl, &k) != 0 || !ctx) {
+  if (tuner->init(&ctx, 1, static_cast<std::size_t>(spec->nranks()), static_cast<std::size_t>(spec->nodes),
+                  quiet_logger, &nvl, &k) != 0 ||
+      !ctx) {
     std::fprintf(stderr, "FAIL: plugin init\n");
     return 1;
   }
@@ -146,10 +153,12 @@ int main(int argc, char** argv) {
       }
     for (auto s : sizes) {
       std::vector<float> table;
-      for (const auto& cell : nccl->cost_table(*coll, s)) table.push_back(cell.time_us < 0 ? NCDX_ALGO_PROTO_IGNORE : static_cast<float>(cell.time_us));
+      for (const auto& cell : nccl->cost_table(*coll, s))
+        table.push_back(cell.time_us < 0 ? NCDX_ALGO_PROTO_IGNORE : static_cast<float>(cell.time_us));
       const auto before = table;
       int nch = 0;
-      tuner->getCollInfo(ctx, static_cast<int>(*coll), s, 1, reinterpret_cast<float**>(table.data()), mc::kNumAlgos, mc::kNumProtos, 0, &nch);
+      tuner->getCollInfo(ctx, static_cast<int>(*coll), s, 1, reinterpret_cast<float**>(table.data()), mc::kNumAlgos,
+                         mc::kNumProtos, 0, &nch);
       ++checked;
       const mt::NcclTunerRule* hit = nullptr;
       for (const auto& r : *rules)
@@ -165,14 +174,17 @@ int main(int argc, char** argv) {
         const int want = index_of(kAlgos, hit->algo) * mc::kNumProtos + index_of(kProtos, hit->proto);
         for (int i = 0; i < static_cast<int>(table.size()); ++i) {
           if (i == want && table[i] != 0.0f) fail(where + ": the rule's entry is not 0");
-          if (i != want && table[i] != before[i]) fail(where + ": entry " + std::to_string(i) + " changed outside the rule");
+          if (i != want && table[i] != before[i])
+            fail(where + ": entry " + std::to_string(i) + " changed outside the rule");
         }
-        if (got != want) fail(where + ": NCCL would pick entry " + std::to_string(got) + ", not the rule's " + std::to_string(want));
+        if (got != want)
+          fail(where + ": NCCL would pick entry " + std::to_string(got) + ", not the rule's " + std::to_string(want));
       } else {
         if (table != before) fail(where + ": table changed outside every rule");
         const auto pick = nccl->predict(*coll, s);
         const int own = static_cast<int>(pick.algo) * mc::kNumProtos + static_cast<int>(pick.proto);
-        if (pick.available && got != own) fail(where + ": NCCL's argmin " + std::to_string(got) + " is not its own pick " + std::to_string(own));
+        if (pick.available && got != own)
+          fail(where + ": NCCL's argmin " + std::to_string(got) + " is not its own pick " + std::to_string(own));
       }
     }
   }

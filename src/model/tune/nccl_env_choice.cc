@@ -17,9 +17,9 @@ const cost::Prediction& chosen(const ModelTuneBucket& b) { return b.rule ? b.bes
 
 // NCCL itself, given `vars`, picks the chosen entry in every bucket and, where the setting is
 // global (< 2.24.3), keeps its own pick for the collectives not tuned.
-bool reproduces(const std::vector<NcclEnvVar>& vars, const std::vector<ModelTuneBucket>& buckets, const cost::ClusterSpec& spec,
-                const cost::NcclVersion& version, const cost::Options& base_opts, const std::vector<std::uint64_t>& sizes,
-                bool per_function) {
+bool reproduces(const std::vector<NcclEnvVar>& vars, const std::vector<ModelTuneBucket>& buckets,
+                const cost::ClusterSpec& spec, const cost::NcclVersion& version, const cost::Options& base_opts,
+                const std::vector<std::uint64_t>& sizes, bool per_function) {
   cost::Options o = base_opts;
   for (const auto& v : vars) (v.name == "NCCL_ALGO" ? o.nccl_algo : o.nccl_proto) = v.value;
   auto with = cost::Model::build(spec, version, o);
@@ -47,8 +47,8 @@ bool reproduces(const std::vector<NcclEnvVar>& vars, const std::vector<ModelTune
 // The value that names one entry per ruled collective ("AllReduce:Tree;AllGather:Ring", or one
 // global "Tree"), or nullopt when a ruled collective needs two.
 template <class Get>
-std::optional<std::string> value_of(const std::vector<ModelTuneBucket>& buckets, const std::set<Collective>& ruled, bool per_function,
-                                    Get get) {
+std::optional<std::string> value_of(const std::vector<ModelTuneBucket>& buckets, const std::set<Collective>& ruled,
+                                    bool per_function, Get get) {
   std::map<Collective, std::set<std::string>> names;
   std::set<std::string> all;
   for (const auto& b : buckets)
@@ -67,17 +67,22 @@ std::optional<std::string> value_of(const std::vector<ModelTuneBucket>& buckets,
 
 }  // namespace
 
-EnvChoice choose_nccl_env(const std::vector<ModelTuneBucket>& buckets, const cost::ClusterSpec& spec, const cost::NcclVersion& version,
-                          const cost::Options& nccl_options, const std::vector<std::uint64_t>& sizes) {
+EnvChoice choose_nccl_env(const std::vector<ModelTuneBucket>& buckets, const cost::ClusterSpec& spec,
+                          const cost::NcclVersion& version, const cost::Options& nccl_options,
+                          const std::vector<std::uint64_t>& sizes) {
   std::set<Collective> ruled;
   for (const auto& b : buckets)
     if (b.rule) ruled.insert(b.coll);
   if (ruled.empty()) return {{}, "no rules: nothing to set"};
   if (!nccl_options.nccl_algo.empty() || !nccl_options.nccl_proto.empty())
-    return {{}, "NCCL_ALGO/NCCL_PROTO are given (--algo/--proto, --nccl-log): an env file would replace them; use the tuner file"};
+    return {{},
+            "NCCL_ALGO/NCCL_PROTO are given (--algo/--proto, --nccl-log): an env file would replace them; use the "
+            "tuner file"};
   const bool per_function = version.code() >= 22403;  // per-function syntax (algo_enable.cc)
-  auto algo = value_of(buckets, ruled, per_function, [](const cost::Prediction& p) { return std::string(cost::name(p.algo)); });
-  auto proto = value_of(buckets, ruled, per_function, [](const cost::Prediction& p) { return std::string(cost::name(p.proto)); });
+  auto algo =
+      value_of(buckets, ruled, per_function, [](const cost::Prediction& p) { return std::string(cost::name(p.algo)); });
+  auto proto = value_of(buckets, ruled, per_function,
+                        [](const cost::Prediction& p) { return std::string(cost::name(p.proto)); });
   std::vector<std::vector<NcclEnvVar>> candidates;
   if (algo) candidates.push_back({{"NCCL_ALGO", *algo}});
   if (proto) candidates.push_back({{"NCCL_PROTO", *proto}});
@@ -91,7 +96,8 @@ EnvChoice choose_nccl_env(const std::vector<ModelTuneBucket>& buckets, const cos
                    (per_function ? "" : "; the collectives not tuned keep NCCL's pick") +
                    "); it also applies outside -b..-e, where nothing was checked"};
   }
-  return {{}, "no single NCCL_ALGO/NCCL_PROTO setting makes NCCL pick ncdx's choice in every bucket: use the tuner file"};
+  return {{},
+          "no single NCCL_ALGO/NCCL_PROTO setting makes NCCL pick ncdx's choice in every bucket: use the tuner file"};
 }
 
 }  // namespace ncdx::model::tune

@@ -16,7 +16,9 @@ using cost::Algo;
 using cost::Collective;
 using cost::Proto;
 
-std::string entry_name(const cost::Prediction& p) { return std::string(cost::name(p.algo)) + "/" + std::string(cost::name(p.proto)); }
+std::string entry_name(const cost::Prediction& p) {
+  return std::string(cost::name(p.algo)) + "/" + std::string(cost::name(p.proto));
+}
 
 bool same_entry(const cost::Prediction& a, const cost::Prediction& b) { return a.algo == b.algo && a.proto == b.proto; }
 
@@ -34,11 +36,16 @@ std::string us(double x) {
 
 measure::Collective measure_coll(Collective c) {
   switch (c) {
-    case Collective::Broadcast: return measure::Collective::broadcast;
-    case Collective::Reduce: return measure::Collective::reduce;
-    case Collective::AllGather: return measure::Collective::allgather;
-    case Collective::ReduceScatter: return measure::Collective::reducescatter;
-    default: return measure::Collective::allreduce;
+    case Collective::Broadcast:
+      return measure::Collective::broadcast;
+    case Collective::Reduce:
+      return measure::Collective::reduce;
+    case Collective::AllGather:
+      return measure::Collective::allgather;
+    case Collective::ReduceScatter:
+      return measure::Collective::reducescatter;
+    default:
+      return measure::Collective::allreduce;
   }
 }
 
@@ -60,7 +67,8 @@ cost::Prediction best_entry(const cost::Model& nccl, const cost::Model& ncdx, Co
 }
 
 // 1 - ncdx's time for `entry` / ncdx's time for NCCL's pick, at `bytes`.
-double gain_at(const cost::Model& nccl, const cost::Model& ncdx, Collective c, std::uint64_t bytes, const cost::Prediction& entry) {
+double gain_at(const cost::Model& nccl, const cost::Model& ncdx, Collective c, std::uint64_t bytes,
+               const cost::Prediction& entry) {
   auto pick = nccl.predict(c, bytes);
   if (!pick.available) return 0;
   auto t_pick = ncdx.predict_entry(c, bytes, pick.algo, pick.proto).time_us;
@@ -90,7 +98,8 @@ void decide(ModelTuneBucket& b, const cost::Model& nccl, const cost::Model& ncdx
     b.why = "ncdx's model agrees with NCCL's pick";
     return;
   }
-  const std::string versus = entry_name(b.best) + " " + us(b.best.time_us) + " vs NCCL's " + entry_name(b.nccl) + " " + us(b.nccl.time_us);
+  const std::string versus =
+      entry_name(b.best) + " " + us(b.best.time_us) + " vs NCCL's " + entry_name(b.nccl) + " " + us(b.nccl.time_us);
   if (b.gain < min_gain) {
     b.why = versus + ": " + pct(b.gain) + " faster, below the " + pct(min_gain) + " threshold";
     return;
@@ -135,7 +144,8 @@ std::vector<NcclTunerRule> merged_rules(const std::vector<ModelTuneBucket>& buck
 
 std::pair<std::uint64_t, std::uint64_t> bucket_bounds(const std::vector<std::uint64_t>& s, std::size_t i) {
   auto mid = [&](std::size_t a) {  // floor of the geometric midpoint of s[a] and s[a + 1]
-    return static_cast<std::uint64_t>(std::floor(std::sqrt(static_cast<long double>(s[a])) * std::sqrt(static_cast<long double>(s[a + 1]))));
+    return static_cast<std::uint64_t>(
+        std::floor(std::sqrt(static_cast<long double>(s[a])) * std::sqrt(static_cast<long double>(s[a + 1]))));
   };
   std::uint64_t lo = i == 0 ? s[0] : std::max(mid(i - 1) + 1, s[i - 1] + 1);
   std::uint64_t hi = i + 1 == s.size() ? s[i] : std::max(std::min(mid(i), s[i + 1] - 1), s[i]);
@@ -146,7 +156,8 @@ core::Result<ModelTuneResult> tune_from_model(const ModelTuneRequest& req) {
   if (req.sizes.empty() || req.sizes.front() == 0) return core::Status::usage("sizes must be >= 1 byte");
   for (std::size_t i = 1; i < req.sizes.size(); ++i)
     if (req.sizes[i] <= req.sizes[i - 1]) return core::Status::usage("sizes must be strictly ascending");
-  if (!(req.min_gain > 0 && req.min_gain < 1)) return core::Status::usage("the gain threshold must be between 0 and 100 %");
+  if (!(req.min_gain > 0 && req.min_gain < 1))
+    return core::Status::usage("the gain threshold must be between 0 and 100 %");
   cost::Options nccl_opts = req.options;
   nccl_opts.bw_scale = 1.0;
   nccl_opts.lat_scale = 1.0;
@@ -155,7 +166,9 @@ core::Result<ModelTuneResult> tune_from_model(const ModelTuneRequest& req) {
   auto ncdx = cost::Model::build(req.spec, req.version, req.options);
   if (!ncdx.ok()) return ncdx.status();
   std::vector<Collective> colls = req.collectives;
-  if (colls.empty()) colls = {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast, Collective::Reduce};
+  if (colls.empty())
+    colls = {Collective::AllReduce, Collective::AllGather, Collective::ReduceScatter, Collective::Broadcast,
+             Collective::Reduce};
   ModelTuneResult out;
   for (auto c : colls) {
     if (static_cast<int>(c) >= cost::kNumNcclFuncs)

@@ -31,21 +31,21 @@ namespace ncdx::model::tune {
 struct ModelTuneRequest {
   cost::ClusterSpec spec;
   cost::NcclVersion version;
-  cost::Options options;                  // NCCL_ALGO/NCCL_PROTO, graphs; bw_scale/lat_scale = calibration (ncdx's times only)
+  cost::Options options;  // NCCL_ALGO/NCCL_PROTO, graphs; bw_scale/lat_scale = calibration (ncdx's times only)
   std::vector<cost::Collective> collectives;  // empty: the five NCCL collectives
-  std::vector<std::uint64_t> sizes;       // bucket sizes (NCCL's nBytes = nccl-tests' size column)
-  double min_gain = 0.05;                 // ncdx's time for its choice <= (1 - min_gain) x its time for NCCL's pick
+  std::vector<std::uint64_t> sizes;           // bucket sizes (NCCL's nBytes = nccl-tests' size column)
+  double min_gain = 0.05;                     // ncdx's time for its choice <= (1 - min_gain) x its time for NCCL's pick
 };
 
 struct ModelTuneBucket {
   cost::Collective coll = cost::Collective::AllReduce;
   std::uint64_t bytes = 0, min_bytes = 0, max_bytes = 0;  // the size and the bucket around it
-  cost::Prediction nccl;   // NCCL's pick: nccl_time_us = NCCL's estimate, time_us = ncdx's time for it
-  cost::Prediction best;   // ncdx's best enabled entry (== nccl's entry where they agree)
-  double gain = 0;         // 1 - best.time_us / nccl.time_us
-  double edge_gain = 0;    // the same at the bucket's worse edge (against NCCL's pick there)
+  cost::Prediction nccl;  // NCCL's pick: nccl_time_us = NCCL's estimate, time_us = ncdx's time for it
+  cost::Prediction best;  // ncdx's best enabled entry (== nccl's entry where they agree)
+  double gain = 0;        // 1 - best.time_us / nccl.time_us
+  double edge_gain = 0;   // the same at the bucket's worse edge (against NCCL's pick there)
   bool rule = false;
-  std::string why;         // one line: why (no) rule
+  std::string why;  // one line: why (no) rule
 };
 
 struct ModelTuneResult {

@@ -14,7 +14,8 @@ namespace {
 
 // In NCCL's index order (NCCL_ALGO_TREE = 0 ... NCCL_ALGO_PAT = 6; NCCL_PROTO_LL = 0 ...), the
 // order of model::cost::Algo/Proto: plugin.c parseAlgorithm/parseProtocol @ v2.30.7-1.
-constexpr std::array<std::string_view, 7> kAlgoTokens = {"tree", "ring", "collnet_direct", "collnet_chain", "nvls", "nvls_tree", "pat"};
+constexpr std::array<std::string_view, 7> kAlgoTokens = {"tree",      "ring", "collnet_direct", "collnet_chain", "nvls",
+                                                         "nvls_tree", "pat"};
 constexpr std::array<std::string_view, 3> kProtoTokens = {"ll", "ll128", "simple"};
 constexpr std::size_t kCommentWidth = 180;  // + "# ": far below the example's 255-byte lines
 
@@ -40,8 +41,9 @@ void write_comment(std::ostringstream& o, const std::string& text) {
 
 std::string csv_line(const NcclTunerRule& r) {
   std::ostringstream o;
-  o << *nccl_tuner_coll_token(r.coll) << ',' << r.min_bytes << ',' << r.max_bytes << ',' << *nccl_tuner_algo_token(r.algo)
-    << ',' << *nccl_tuner_proto_token(r.proto) << ',' << r.channels << ',' << r.nnodes << ',' << r.nranks;
+  o << *nccl_tuner_coll_token(r.coll) << ',' << r.min_bytes << ',' << r.max_bytes << ','
+    << *nccl_tuner_algo_token(r.algo) << ',' << *nccl_tuner_proto_token(r.proto) << ',' << r.channels << ',' << r.nnodes
+    << ',' << r.nranks;
   return o.str();
 }
 
@@ -54,7 +56,8 @@ std::optional<long long> field_int(std::string_view s, long long lo, long long h
 bool nccl_identifier(const std::string& name) {
   if (name.rfind("NCCL_", 0) != 0 || name.size() == 5) return false;
   for (char c : name)
-    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (!(std::isupper(static_cast<unsigned char>(c)) || std::isdigit(static_cast<unsigned char>(c)) || c == '_'))
+      return false;
   return true;
 }
 
@@ -87,8 +90,10 @@ core::Status check_nccl_tuner_rule(const NcclTunerRule& r) {
   if (!nccl_tuner_algo_token(r.algo)) return core::Status::usage("unknown algorithm '" + r.algo + "'");
   if (!nccl_tuner_proto_token(r.proto)) return core::Status::usage("unknown protocol '" + r.proto + "'");
   if (r.max_bytes < r.min_bytes) return core::Status::usage("max_bytes below min_bytes");
-  if (r.channels != -1 && (r.channels < 1 || r.channels > 1024)) return core::Status::usage("channels must be -1 or 1..1024");
-  if (r.nnodes == 0 || r.nnodes < -1 || r.nranks == 0 || r.nranks < -1) return core::Status::usage("nNodes/nRanks must be -1 or >= 1");
+  if (r.channels != -1 && (r.channels < 1 || r.channels > 1024))
+    return core::Status::usage("channels must be -1 or 1..1024");
+  if (r.nnodes == 0 || r.nnodes < -1 || r.nranks == 0 || r.nranks < -1)
+    return core::Status::usage("nNodes/nRanks must be -1 or >= 1");
   return core::Status::ok();
 }
 
@@ -99,7 +104,8 @@ std::string render_nccl_tuner_csv(const std::vector<NcclTunerRule>& rules, const
   for (const auto& r : rules) {
     if (auto st = check_nccl_tuner_rule(r); !st) {
       write_comment(o, "not a rule (" + st.message() + "): " + std::string(measure::name_of(r.coll)) + " " +
-                           std::to_string(r.min_bytes) + "-" + std::to_string(r.max_bytes) + " " + r.algo + "/" + r.proto);
+                           std::to_string(r.min_bytes) + "-" + std::to_string(r.max_bytes) + " " + r.algo + "/" +
+                           r.proto);
       continue;
     }
     o << csv_line(r) << "\n";
@@ -114,22 +120,28 @@ core::Result<std::vector<NcclTunerRule>> parse_nccl_tuner_csv(std::string_view t
     ++lineno;
     auto line = core::trim(raw);
     if (line.empty() || line[0] == '#') continue;
-    auto bad = [&](const std::string& why) { return core::Status::bad_input("line " + std::to_string(lineno) + ": " + why); };
+    auto bad = [&](const std::string& why) {
+      return core::Status::bad_input("line " + std::to_string(lineno) + ": " + why);
+    };
     auto f = core::split(line, ',');
-    if (f.size() < 8 || f.size() > 10) return bad("expected 8 to 10 comma-separated fields, got " + std::to_string(f.size()));
+    if (f.size() < 8 || f.size() > 10)
+      return bad("expected 8 to 10 comma-separated fields, got " + std::to_string(f.size()));
     NcclTunerRule r;
     auto coll = measure::parse_collective(core::trim(f[0]));
     if (!coll || !nccl_tuner_coll_token(*coll) || *nccl_tuner_coll_token(*coll) != core::trim(f[0]))
-      return bad("unknown collective '" + std::string(core::trim(f[0])) + "' (broadcast reduce allgather reducescatter allreduce)");
+      return bad("unknown collective '" + std::string(core::trim(f[0])) +
+                 "' (broadcast reduce allgather reducescatter allreduce)");
     r.coll = *coll;
-    auto lo = field_int(f[1], 0, static_cast<long long>(~0ull >> 1)), hi = field_int(f[2], 0, static_cast<long long>(~0ull >> 1));
+    auto lo = field_int(f[1], 0, static_cast<long long>(~0ull >> 1)),
+         hi = field_int(f[2], 0, static_cast<long long>(~0ull >> 1));
     if (!lo || !hi || *hi < *lo) return bad("min_bytes/max_bytes must be sizes with min <= max");
     r.min_bytes = static_cast<std::size_t>(*lo);
     r.max_bytes = static_cast<std::size_t>(*hi);
     r.algo = std::string(core::trim(f[3]));
     r.proto = std::string(core::trim(f[4]));
     // The plugin's tokens are the lower-case CSV ones only (ncdx_tuner.c lookup is strcmp).
-    if (nccl_tuner_algo_token(r.algo) != r.algo) return bad("unknown algorithm '" + r.algo + "' (tree ring collnet_direct collnet_chain nvls nvls_tree pat)");
+    if (nccl_tuner_algo_token(r.algo) != r.algo)
+      return bad("unknown algorithm '" + r.algo + "' (tree ring collnet_direct collnet_chain nvls nvls_tree pat)");
     if (nccl_tuner_proto_token(r.proto) != r.proto) return bad("unknown protocol '" + r.proto + "' (ll ll128 simple)");
     auto ch = field_int(f[5], -1, 1024), nn = field_int(f[6], -1, 1 << 30), nr = field_int(f[7], -1, 1 << 30);
     if (!ch || *ch == 0) return bad("channels must be -1 or 1..1024");

@@ -37,9 +37,9 @@ namespace ncdx::model::tune {
 struct NcclTunerRule {
   measure::Collective coll = measure::Collective::allreduce;
   std::size_t min_bytes = 0, max_bytes = 0;  // inclusive
-  std::string algo, proto;                   // CSV tokens ("nvls_tree", "ll128"); NCCL's spelling ("NVLSTree") is accepted
-  int channels = -1;                         // -1: NCCL's count (libnccl-tuner-ncdx.so)
-  int nnodes = -1, nranks = -1;              // -1: any communicator
+  std::string algo, proto;       // CSV tokens ("nvls_tree", "ll128"); NCCL's spelling ("NVLSTree") is accepted
+  int channels = -1;             // -1: NCCL's count (libnccl-tuner-ncdx.so)
+  int nnodes = -1, nranks = -1;  // -1: any communicator
 };
 
 // The CSV token of a collective; nullopt for alltoall/sendrecv (NCCL never asks a tuner for p2p).

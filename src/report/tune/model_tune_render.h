@@ -12,17 +12,17 @@ namespace ncdx::report {
 
 struct ModelTuneView {
   const model::tune::ModelTuneResult* result = nullptr;
-  std::string spec;             // --spec as given
-  std::string nccl;             // the NCCL version modelled
+  std::string spec;                   // --spec as given
+  std::string nccl;                   // the NCCL version modelled
   std::string nccl_algo, nccl_proto;  // NCCL_ALGO/NCCL_PROTO the jobs run with ("" = unset)
   int nnodes = 0, nranks = 0;
   double min_gain = 0.05;
-  std::string calibration;      // the file, "" = NCCL's own constants
+  std::string calibration;  // the file, "" = NCCL's own constants
   double bw_scale = 1, lat_scale = 1;
-  std::string tuner_path;       // where the CSV was written
+  std::string tuner_path;  // where the CSV was written
   std::string tuner_text;
-  std::string env_path;         // "" = no env file written
-  std::string env_removed;      // an earlier run's env file at the same path, removed ("" = none)
+  std::string env_path;     // "" = no env file written
+  std::string env_removed;  // an earlier run's env file at the same path, removed ("" = none)
 };
 
 // The CSV's header comment: what it is (predicted), for which communicator, how to load it.

@@ -109,17 +109,17 @@ TEST(NcclTunerFile, ReaderNamesTheLineOfABadRule) {
   auto r = parse_nccl_tuner_csv("# c\nallreduce,0,10,ring,simple,-1,-1,-1\nallreduce,0,10,Ring,simple,-1,-1,-1\n");
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.status().message().rfind("line 3: unknown algorithm 'Ring'", 0), 0u) << r.status().message();
-  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,-1,-1").ok());            // 7 fields
-  EXPECT_FALSE(parse_nccl_tuner_csv("alltoall,0,10,ring,simple,-1,-1,-1").ok());          // not tuned
-  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,10,0,ring,simple,-1,-1,-1").ok());         // max < min
-  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,0,-1,-1").ok());          // 0 channels
-  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,-1,-1,-1,2").ok());       // numPipeOps
+  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,-1,-1").ok());       // 7 fields
+  EXPECT_FALSE(parse_nccl_tuner_csv("alltoall,0,10,ring,simple,-1,-1,-1").ok());     // not tuned
+  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,10,0,ring,simple,-1,-1,-1").ok());    // max < min
+  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,0,-1,-1").ok());     // 0 channels
+  EXPECT_FALSE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,-1,-1,-1,2").ok());  // numPipeOps
   EXPECT_TRUE(parse_nccl_tuner_csv("allreduce,0,10,ring,simple,-1,-1,-1,-1,-1\n").ok());
 }
 
 TEST(NcclTunerFile, EnvFileIsNcclConfFormWithVerbatimValues) {
-  const std::string env = render_nccl_env_file({{"NCCL_ALGO", "allreduce:tree;allgather:ring"}, {"NCCL_PROTO", "Simple"}},
-                                               "one setting wins everywhere");
+  const std::string env = render_nccl_env_file(
+      {{"NCCL_ALGO", "allreduce:tree;allgather:ring"}, {"NCCL_PROTO", "Simple"}}, "one setting wins everywhere");
   EXPECT_EQ(env, "# one setting wins everywhere\nNCCL_ALGO=allreduce:tree;allgather:ring\nNCCL_PROTO=Simple\n");
   const std::string bad = render_nccl_env_file({{"LD_PRELOAD", "x.so"}, {"NCCL_ALGO", "a\nb"}, {"NCCL_", "x"}}, "");
   // No assignment line at all:
