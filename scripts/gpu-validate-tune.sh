@@ -116,7 +116,7 @@ grep -E '^ +[0-9]+ ' "$out/plugin-off.txt" | sed 's/^/  without       /' | tee -
 # --- 5. a small ncdx tune.
 if [ "$ngpu" -ge 2 ]; then
   (cd "$out" && timeout 150 "$(readlink -f "$OLDPWD/$ncdx")" tune --backend nccl -g "$ngpu" --collectives allreduce,allgather -b 64K -e 64M -f 4 \
-    -n 20 -w 3 --repeats 2 --channels 4,16 --plugin "$plugin" --rules nccl_tuner.conf --json >tune.json 2>tune.stderr)
+    -n 20 -w 3 --repeats 2 --channels 4,16 --plugin "$plugin" --tuner-file nccl_tuner.conf --json >tune.json 2>tune.stderr)
   say "tune: exit $? ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("; ".join(c["collective"]+": "+str(c["trials"])+"/"+str(c["exhaustive_trials"])+" trials, "+", ".join(b["choice"]+" x"+format(b["gain_vs_default"],".3f") for b in c["buckets"]) for c in d["collectives"]))' "$out/tune.json" 2>/dev/null))"
 else
   say "tune: skipped (one GPU: every configuration is the same local copy)"

@@ -2,13 +2,12 @@
 // (model/cost/), --explain cost tables, --what-if scenarios, --calibrate on a measured sweep,
 // and --judge of nccl-tests / ncdx bench results against the prediction (analyze/judge/).
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "analyze/judge/calibrate.h"
 #include "analyze/judge/judge.h"
 #include "cli/cmd_model_mpi.h"
+#include "cli/model_inputs.h"
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/outcome.h"
@@ -36,37 +35,12 @@ struct ModelOpts {
   double slow_below = 70;
 };
 
-constexpr std::size_t kMaxInput = 256u << 20;
-
-core::Result<std::string> read_input(const std::string& path) {
-  std::stringstream ss;
-  if (path == "-") {
-    ss << std::cin.rdbuf();
-  } else {
-    std::ifstream f(path, std::ios::binary);
-    if (!f) return core::Status::not_found(path + ": cannot open");
-    ss << f.rdbuf();
-  }
-  std::string s = ss.str();
-  if (s.size() > kMaxInput) return core::Status::bad_input(path + ": larger than 256 MiB");
-  return s;
-}
-
 int fail(const core::Status& st) {
   std::fprintf(stderr, "ncdx model: %s\n", st.message().c_str());
   return static_cast<int>(st.code());
 }
 
-core::Result<std::vector<std::uint64_t>> sizes(const ModelOpts& o) {
-  auto b = mc::parse_size(o.min_bytes), e = mc::parse_size(o.max_bytes);
-  auto f = core::parse_double(o.factor);
-  if (!b || !e || *b == 0 || *e < *b) return core::Status::usage("-b/-e expect sizes like 8, 64K, 128M, 4G with -b <= -e");
-  if (!f || *f < 1.01 || *f > 1024) return core::Status::usage("-f expects a step factor 1.01..1024 (2 = nccl-tests default)");
-  std::vector<std::uint64_t> out;
-  for (double s = static_cast<double>(*b); s <= static_cast<double>(*e) * 1.0000001 && out.size() < 200; s *= *f)
-    out.push_back(static_cast<std::uint64_t>(s));
-  return out;
-}
+core::Result<std::vector<std::uint64_t>> sizes(const ModelOpts& o) { return model_sizes(o.min_bytes, o.max_bytes, o.factor); }
 
 int run(const ModelOpts& o, const GlobalOptions& g) {
   if (o.backend == "mpi") {
@@ -81,36 +55,12 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
   }
   if (o.backend != "nccl") return fail(core::Status::usage("--backend expects nccl or mpi, got \"" + o.backend + "\""));
   // Version: --nccl, else the NCCL log's, else 2.27.7 (the newest 2.19-2.27 release).
-  mc::Options opts;
-  opts.nccl_algo = o.algo;
-  opts.nccl_proto = o.proto;
-  std::optional<mc::NcclVersion> version;
-  if (!o.nccl.empty()) {
-    version = mc::NcclVersion::parse(o.nccl);
-    if (!version) return fail(core::Status::usage("--nccl expects an NCCL version such as 2.27.7 (got \"" + o.nccl + "\")"));
-  }
-  std::optional<mc::NcclLogFacts> log;
-  if (!o.nccl_log.empty()) {
-    auto text = read_input(o.nccl_log);
-    if (!text.ok()) return fail(text.status());
-    log = mc::read_nccl_log(*text);
-    if (!log->graphs && !log->version && !log->nranks)
-      return fail(core::Status::bad_input(o.nccl_log + ":1: no NCCL INFO lines with a version, comm shape or Pattern lines (expected NCCL_DEBUG=INFO output)"));
-    if (log->graphs) opts.graphs = log->graphs;
-    if (!version && log->version) version = log->version;
-    if (opts.nccl_algo.empty()) opts.nccl_algo = log->nccl_algo;
-    if (opts.nccl_proto.empty()) opts.nccl_proto = log->nccl_proto;
-  }
-  mc::NcclVersion ver = version.value_or(mc::NcclVersion{2, 27, 7});
-
-  std::optional<mc::ClusterSpec> spec;
-  if (!o.spec.empty()) {
-    auto s = mc::parse_spec(o.spec);
-    if (!s.ok()) return fail(s.status());
-    spec = *s;
-  }
-  if (spec && log && log->nranks && log->nnodes && spec->nranks() != *log->nranks)
-    std::fprintf(stderr, "ncdx model: warning: --spec has %d ranks, the NCCL log %d\n", spec->nranks(), *log->nranks);
+  auto in = load_model_inputs({o.spec, o.nccl, o.nccl_log, o.algo, o.proto, o.calibrate}, "model");
+  if (!in.ok()) return fail(in.status());
+  const mc::Options& opts = in->options;
+  const std::optional<mc::NcclVersion>& version = in->given_version;
+  const mc::NcclVersion ver = in->version;
+  const std::optional<mc::ClusterSpec>& spec = in->spec;
 
   std::vector<aj::Judgement> judgements;
   if (!o.judge.empty()) {
@@ -131,20 +81,6 @@ int run(const ModelOpts& o, const GlobalOptions& g) {
     }
     judgements = aj::judge_runs(*runs, jo);
   }
-  if (!o.calibrate.empty()) {
-    if (!spec) return fail(core::Status::usage("--calibrate needs --spec (the cluster the sweep ran on)"));
-    auto text = read_input(o.calibrate);
-    if (!text.ok()) return fail(text.status());
-    auto runs = aj::parse_nccl_tests(*text, o.calibrate);
-    if (!runs.ok()) return fail(runs.status());
-    auto c = aj::calibrate(*runs, *spec, ver);
-    if (!c.ok()) return fail(c.status().with_context(o.calibrate));
-    opts.bw_scale = c->bw_scale;
-    opts.lat_scale = c->lat_scale;
-    std::fprintf(stderr, "ncdx model: calibrated (%s) on %s: bandwidth x%.3f (%d sizes), latency x%.3f (%d sizes)\n",
-                 c->link_class.c_str(), o.calibrate.c_str(), c->bw_scale, c->bw_points, c->lat_scale, c->lat_points);
-  }
-
   std::optional<mc::SweepResult> sweep;
   std::vector<mc::WhatIf> what_ifs;
   if (spec && o.judge.empty()) {

@@ -2,11 +2,15 @@
 // default (and the exhaustive search) and report. --backend mpi: Open MPI's coll_tuned
 // configurations, a dynamic-rules file (model/tune/mpi_tune.h); --backend nccl: NCCL_ALGO x
 // NCCL_PROTO x channel counts, NCCL's example-tuner CSV validated through libnccl-tuner-ncdx.so
-// (model/tune/nccl_tune.h).
+// (model/tune/nccl_tune.h). `--model` predicts NCCL's table from the cost model instead
+// (cmd_tune_model.h).
 #include <cstdio>
 #include <iostream>
 #include <sstream>
+#include <string>
+#include <vector>
 
+#include "cli/cmd_tune_model.h"
 #include "cli/command.h"
 #include "core/json.h"
 #include "core/strings.h"
@@ -20,11 +24,12 @@ namespace {
 
 struct TuneFlags {
   std::string backend = "mpi", colls = "allreduce", b = "8", e = "4M", rules, mpirun = "mpirun",
-              mpirun_args, fabric = "loopback (one host)", channels, plugin, env_file = "nccl_tune.env";
+              mpirun_args, fabric = "loopback (one host)", channels, plugin;
   long f = 4;
   int np = -1, n = 20, w = 3, repeats = 3, anchor = 4, confirm = 2, timeout = 300, gpus = 0;
   double budget = 25;
   bool no_exhaustive = false;
+  TuneModelFlags model;  // --model
 };
 
 int usage(const std::string& m) {
@@ -82,8 +87,9 @@ int run_nccl(const TuneFlags& fl, const GlobalOptions& g) {
   }
   o.validate_repeats = fl.repeats;
   o.exhaustive = !fl.no_exhaustive;
-  o.csv_path = fl.rules.empty() ? "nccl_tuner.conf" : fl.rules;
-  o.env_path = fl.env_file;
+  if (!fl.rules.empty()) return usage("--rules is the Open MPI rules file; --backend nccl writes --tuner-file (and --env-file)");
+  o.csv_path = fl.model.tuner_file.empty() ? "nccl_tuner.conf" : fl.model.tuner_file;
+  o.env_path = fl.model.env_file.empty() ? "nccl.env" : fl.model.env_file;
   auto plugin = model::tune::find_tuner_plugin(fl.plugin);
   if (!plugin) return fail(plugin.status());
   o.plugin = *plugin;
@@ -133,7 +139,6 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
   cmd->add_option("--channels", fl->channels, "nccl: channel counts to try per pair, comma-separated (default: NCCL's own count only)");
   cmd->add_option("--plugin", fl->plugin,
                   "nccl: libnccl-tuner-ncdx.so for the validation (default: next to ncdx, ../lib, ../../lib = the build tree)");
-  cmd->add_option("--env-file", fl->env_file, "nccl: where to write the env file, if one setting wins everywhere")->capture_default_str();
   cmd->add_option("-n,--iters", fl->n, "iterations per trial")->capture_default_str();
   cmd->add_option("-w,--warmup_iters", fl->w, "warm-up iterations per trial")->capture_default_str();
   cmd->add_option("--repeats", fl->repeats, "repeats of the exhaustive search and of the validation")->capture_default_str();
@@ -143,12 +148,35 @@ CLI::App* add_tune(CLI::App& root, const GlobalOptions& g, int& exit_code) {
                   "the search's trials at most, in % of the exhaustive search's (configurations x sizes x --repeats); 0 = none")
       ->capture_default_str();
   cmd->add_flag("--no-exhaustive", fl->no_exhaustive, "skip the exhaustive comparison");
-  cmd->add_option("--rules", fl->rules, "where to write the rules: mpi ompi_coll_rules.conf, nccl nccl_tuner.conf (the tuner CSV)");
+  cmd->add_option("--rules", fl->rules, "mpi: where to write the Open MPI dynamic-rules file (default ompi_coll_rules.conf)");
   cmd->add_option("--mpirun", fl->mpirun, "mpirun to launch trials with")->capture_default_str();
   cmd->add_option("--mpirun-args", fl->mpirun_args, "extra mpirun arguments, space-separated (hostfile, btl, rsh agent)");
   cmd->add_option("--fabric", fl->fabric, "what the ranks talk over, for the report")->capture_default_str();
   cmd->add_option("--timeout", fl->timeout, "seconds before a trial job is killed")->capture_default_str();
-  cmd->callback([fl, &g, &exit_code] { exit_code = run(*fl, g); });
+  add_tune_model_flags(cmd, fl->model);
+  cmd->callback([cmd, fl, &g, &exit_code] {
+    // Each mode's own flags are refused in the other, never silently ignored.
+    const std::vector<const char*> mpi_only = {"--backend", "--np", "-n", "-w", "--repeats", "--anchor-stride", "--confirm", "--budget",
+                                    "--no-exhaustive", "--rules", "--mpirun", "--mpirun-args", "--fabric", "--timeout",
+                                    "--channels", "--plugin", "-g"};
+    const std::vector<const char*> model_only = {"--spec", "--nccl", "--nccl-log", "--calibrate", "--algo", "--proto", "--min-gain",
+                                      "--out", "--tuner-file", "--env-file"};
+    for (const char* flag : fl->model.on ? mpi_only : model_only) {
+      // --tuner-file/--env-file: also the files of the measured NCCL table (--backend nccl).
+      const bool files = std::string(flag) == "--tuner-file" || std::string(flag) == "--env-file";
+      if (!cmd->count(flag) || (files && fl->backend == "nccl")) continue;
+      exit_code = usage(std::string(flag) + (fl->model.on ? " is not a flag of --model (it predicts without measuring)"
+                                                          : files ? " needs --model or --backend nccl" : " needs --model"));
+      return;
+    }
+    if (!fl->model.on) {
+      exit_code = run(*fl, g);
+      return;
+    }
+    auto given = [&](const char* flag, std::string v) { return cmd->count(flag) ? v : std::string(); };
+    exit_code = run_tune_model(fl->model,
+                               {given("--collectives", fl->colls), given("-b", fl->b), given("-e", fl->e), given("-f", std::to_string(fl->f))}, g);
+  });
   return cmd;
 }
 

@@ -22,7 +22,7 @@ env = dict(os.environ, FAKE_NCCL_ENV_LOG=log, NCCL_ALGO="Tree")  # the caller's 
 REPEATS = 3
 SIZES = [4096 << i for i in range(8)]  # 4 KiB - 512 KiB: screening is 62 of the exhaustive 456 trials
 cmd = [ncdx, "tune", "--backend", "nccl", "--collectives", "allreduce,allgather", "-b", "4K", "-e", "512K", "-f", "2",
-       "-n", "20", "-w", "2", "--repeats", str(REPEATS), "--channels", "4", "--plugin", plugin, "--rules", csv,
+       "-n", "20", "-w", "2", "--repeats", str(REPEATS), "--channels", "4", "--plugin", plugin, "--tuner-file", csv,
        "--env-file", envf, "--json", "--no-timestamps"]
 p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=280)
 if p.returncode != 0:

@@ -152,6 +152,7 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
   for (const auto& cell : table)
     if (cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) best = &cell;
   const int code = version_.code();
+  std::optional<Model> backup;  // the Ring backup's tables (2.19-2.23)
   if (!best && code >= 21900 && code < 22400) {
     // Ring backup (2.19-2.23): a collective left with no algorithm keeps Ring (tuning.cc
     // "at least set ring algo available", enqueue.cc backupAlgo). Recompute Ring alone.
@@ -159,7 +160,8 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
     o.nccl_algo.clear();
     auto again = Model::build(spec_, version_, o);
     if (again.ok()) {
-      for (const auto& cell : again->cost_table(coll, bytes))
+      backup = std::move(*again);
+      for (const auto& cell : backup->cost_table(coll, bytes))
         if (cell.algo == Algo::Ring && cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) {
           table.push_back(cell);
           best = &table.back();
@@ -172,13 +174,35 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
              (options_.nccl_algo.empty() && options_.nccl_proto.empty() ? "" : " (NCCL_ALGO/NCCL_PROTO leave none)");
     return p;
   }
+  if (backup) {
+    Prediction r = backup->predict_entry(coll, bytes, best->algo, best->proto);
+    r.note = p.note;
+    return r;
+  }
+  return predict_entry(coll, bytes, best->algo, best->proto);
+}
+
+Prediction Model::predict_entry(Collective coll, std::uint64_t bytes, Algo algo, Proto proto) const {
+  Prediction p;
+  p.coll = coll;
+  p.bytes = bytes;
+  p.algo = algo;
+  p.proto = proto;
+  const int n = nranks();
+  const auto* t = tables_for(version_);
+  const int c = static_cast<int>(coll);
+  if (n <= 1 || bytes == 0 || !t || c >= kNumNcclFuncs) return p;
+  const int a = static_cast<int>(algo), pr = static_cast<int>(proto);
+  const AlgoTerms terms = algo_terms(*this, *t, c, a, pr, bytes, std::max(1, options_.num_pipe_ops));
+  if (terms.bw_us < 0) {
+    p.note = "disabled in NCCL's table";
+    return p;
+  }
   p.available = true;
-  p.algo = best->algo;
-  p.proto = best->proto;
-  p.nccl_time_us = best->time_us;
+  p.nccl_time_us = terms.total();
+  const int code = version_.code();
 
   // Channels and threads (topoGetAlgoInfo, enqueue.cc @v2.27.7-1).
-  int a = static_cast<int>(p.algo), pr = static_cast<int>(p.proto);
   int nc = (a == NVLS || a == NVLST) ? (spec_.nodes > 1 && a == NVLS ? std::min(nvls_channels_, comm_channels_) : nvls_channels_)
                                      : comm_channels_;
   int nt = max_threads_[a][pr];
@@ -196,25 +220,20 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
   p.nchannels = std::max(1, nc);
   p.nthreads = nt;
 
-  // ncdx's time for the pick: NCCL's chunks and slot windows (pipeline.h); NCCL's own
-  // estimate stays in nccl_time_us (it decided the pick above).
-  p.time_us = p.nccl_time_us;
-  const auto* t = tables_for(version_);
-  const AlgoTerms terms = t ? algo_terms(*this, *t, static_cast<int>(coll), a, pr, bytes, std::max(1, options_.num_pipe_ops)) : AlgoTerms{};
-  if (terms.bw_us >= 0) {
-    PipelineInput in{coll, p.algo, p.proto, bytes, n, spec_.nodes, p.nchannels,
-                     std::max(1, graphs_[NVLS].nchannels), terms.lat_us, terms.bw_us, hop_latency(p.algo, p.proto),
-                     bandwidth(Collective::AllReduce, Algo::Nvls, Proto::Simple)};
-    const PipelineTime pt = pipeline_time(in);
-    p.time_us = pt.time_us;
-    p.chunk_bytes = pt.chunk_bytes;
-    p.loops = pt.loops;
-    p.slices = pt.slices;
-    p.window = pt.window;
-    p.hop_us = pt.modelled ? in.hop_us : 0;
-    p.window_us = pt.window_us;
-    p.bw_us = terms.bw_us;
-  }
+  // ncdx's time for the entry: NCCL's chunks and slot windows (pipeline.h); NCCL's own
+  // estimate stays in nccl_time_us (it decides the pick).
+  PipelineInput in{coll, algo, proto, bytes, n, spec_.nodes, p.nchannels,
+                   std::max(1, graphs_[NVLS].nchannels), terms.lat_us, terms.bw_us, hop_latency(algo, proto),
+                   bandwidth(Collective::AllReduce, Algo::Nvls, Proto::Simple)};
+  const PipelineTime pt = pipeline_time(in);
+  p.time_us = pt.time_us;
+  p.chunk_bytes = pt.chunk_bytes;
+  p.loops = pt.loops;
+  p.slices = pt.slices;
+  p.window = pt.window;
+  p.hop_us = pt.modelled ? in.hop_us : 0;
+  p.window_us = pt.window_us;
+  p.bw_us = terms.bw_us;
   p.algbw_gbps = static_cast<double>(bytes) / (1000.0 * p.time_us);
   p.busbw_gbps = p.algbw_gbps * busbw_factor(coll, n);
   return p;

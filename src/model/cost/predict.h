@@ -75,6 +75,11 @@ class Model {
                                    const Options& options = {});
 
   Prediction predict(Collective coll, std::uint64_t bytes) const;
+  // The same prediction had NCCL picked (algo, proto) for this op: NCCL's channels and threads
+  // for that entry and ncdx's pipeline time (`ncdx tune --model` compares entries with it).
+  // available = false where NCCL's table has the entry disabled (bandwidth 0: masked by
+  // NCCL_ALGO/NCCL_PROTO, not supported here, or not an algorithm of the collective).
+  Prediction predict_entry(Collective coll, std::uint64_t bytes, Algo algo, Proto proto) const;
   // The full cost table NCCL compares for this op (--explain): every (algo, proto).
   std::vector<CostCell> cost_table(Collective coll, std::uint64_t bytes) const;
 

@@ -27,7 +27,7 @@ struct NcclTuneOptions {
   bool exhaustive = true;
   int validate_repeats = 3;
   std::string csv_path = "nccl_tuner.conf";
-  std::string env_path = "nccl_tune.env";  // written only when one global setting wins everywhere
+  std::string env_path = "nccl.env";  // written only when one global setting wins everywhere
   std::string plugin;                      // libnccl-tuner-ncdx.so (find_tuner_plugin)
 };
 
