@@ -2,8 +2,10 @@
 // enabled entry, the gain threshold at the bucket's size and the no-loss check at its edges.
 #include "model/tune/nccl_model_tune.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <tuple>
 
 #include "model/tune/nccl_env_choice.h"
 

@@ -27,17 +27,19 @@ tune::ModelTuneRequest calibrated_b200() {
   return r;
 }
 
+using Bounds = std::pair<std::uint64_t, std::uint64_t>;
+
 }  // namespace
 
 TEST(ModelTune, BucketsTileTheSizesAtGeometricMidpoints) {
   const std::vector<std::uint64_t> s = {8, 16, 32};
-  EXPECT_EQ(tune::bucket_bounds(s, 0), std::make_pair<std::uint64_t, std::uint64_t>(8, 11));   // sqrt(128) = 11.3
-  EXPECT_EQ(tune::bucket_bounds(s, 1), std::make_pair<std::uint64_t, std::uint64_t>(12, 22));  // sqrt(512) = 22.6
-  EXPECT_EQ(tune::bucket_bounds(s, 2), std::make_pair<std::uint64_t, std::uint64_t>(23, 32));
+  EXPECT_EQ(tune::bucket_bounds(s, 0), Bounds(8, 11));   // sqrt(128) = 11.3
+  EXPECT_EQ(tune::bucket_bounds(s, 1), Bounds(12, 22));  // sqrt(512) = 22.6
+  EXPECT_EQ(tune::bucket_bounds(s, 2), Bounds(23, 32));
   const std::vector<std::uint64_t> t = {1, 2, 3};
-  EXPECT_EQ(tune::bucket_bounds(t, 0), std::make_pair<std::uint64_t, std::uint64_t>(1, 1));
-  EXPECT_EQ(tune::bucket_bounds(t, 1), std::make_pair<std::uint64_t, std::uint64_t>(2, 2));
-  EXPECT_EQ(tune::bucket_bounds(t, 2), std::make_pair<std::uint64_t, std::uint64_t>(3, 3));
+  EXPECT_EQ(tune::bucket_bounds(t, 0), Bounds(1, 1));
+  EXPECT_EQ(tune::bucket_bounds(t, 1), Bounds(2, 2));
+  EXPECT_EQ(tune::bucket_bounds(t, 2), Bounds(3, 3));
 }
 
 TEST(ModelTune, UncalibratedTheModelAgreesWithNcclAndWritesNothing) {
