@@ -5,7 +5,7 @@
 #   2. the tuner plugin loaded into the real NCCL (NCCL_DEBUG=INFO, NCCL_DEBUG_SUBSYS=INIT,TUNING)
 #      with a CSV forcing Ring/LL on all-reduce at 1-4 MiB, and the same bench without it: the log
 #      must show NCCL loading it and our "ncdx tuner: allreduce ... -> Ring/LL" lines;
-#   3. a small `ncdx tune --backend nccl` (allreduce, 64 KiB - 64 MiB x 4, no exhaustive search);
+#   3. a small `ncdx tune --backend nccl` (allreduce, 1 - 64 MiB x 4, no exhaustive search);
 #   4. `ncdx bench --backend nccl` every collective, 8 B - 4 GB, on every GPU present (one
 #      process, ncclCommInitAll), fewer iterations and no data check from 128 MB up, nccl-tests'
 #      -J JSON per collective, until 7 minutes have passed;
@@ -100,10 +100,10 @@ say "plugin: steered calls: $(grep -c 'ncdx tuner: allreduce' "$out/plugin-on.tx
 grep -E '^ +[0-9]+ ' "$out/plugin-on.txt" | sed 's/^/  with plugin   /' | tee -a "$summary" >/dev/null
 grep -E '^ +[0-9]+ ' "$out/plugin-off.txt" | sed 's/^/  without       /' | tee -a "$summary" >/dev/null
 
-# --- 3. a small ncdx tune: allreduce, NCCL's channel count only, no exhaustive search (each launch
+# --- 3. a small ncdx tune: allreduce 1-64 MiB, NCCL's channel count only, no exhaustive search (each launch
 # initialises NCCL on every GPU, seconds each).
 if [ "$ngpu" -ge 2 ]; then
-  (cd "$out" && timeout 150 "$(readlink -f "$OLDPWD/$ncdx")" tune --backend nccl -g "$ngpu" --collectives allreduce -b 64K -e 64M -f 4 \
+  (cd "$out" && timeout 150 "$(readlink -f "$OLDPWD/$ncdx")" tune --backend nccl -g "$ngpu" --collectives allreduce -b 1M -e 64M -f 4 \
     -n 20 -w 3 --repeats 2 --no-exhaustive --plugin "$plugin" --tuner-file nccl_tuner.conf --json >tune.json 2>tune.stderr)
   say "tune: exit $? ($(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print("; ".join(c["collective"]+": "+str(c["trials"])+"/"+str(c["exhaustive_trials"])+" trials, "+", ".join(b["choice"]+" x"+format(b["gain_vs_default"],".3f") for b in c["buckets"]) for c in d["collectives"]))' "$out/tune.json" 2>/dev/null))"
 else
@@ -118,7 +118,7 @@ for c in allreduce allgather reducescatter broadcast reduce alltoall sendrecv; d
   rl=skipped
   [ "${NCDX_VALIDATE_SMALL_ONLY:-0}" = 1 ] || { timeout 90 $ncdx bench $c --backend nccl -g "$ngpu" -b 128M -e 4G -f 2 -n 5 -w 1 -c 0 \
     -J "$out/bench-$c-large.nt.json" >"$out/bench-$c-large.txt" 2>&1; rl=$?; }
-  say "bench $c: exit $rs (8 B-64 MB), $rl (128 MB-4 GB); $(grep -h 'Avg bus bandwidth' "$out/bench-$c-small.txt" "$out/bench-$c-large.txt" | tr '\n' ' ')"
+  say "bench $c: exit $rs (8 B-64 MB), $rl (128 MB-4 GB); $(grep -h 'Avg bus bandwidth' "$out/bench-$c-small.txt" "$out/bench-$c-large.txt" 2>/dev/null | tr '\n' ' ')"
   for part in small large; do
     [ -s "$out/bench-$c-$part.nt.json" ] || continue
     $ncdx model --judge "$out/bench-$c-$part.nt.json" --spec "$spec" --coll "$c" >"$out/judge-$c-$part.txt" 2>&1
