@@ -68,8 +68,8 @@ std::span<const CommandDef> commands() {
       {"triage", "name the failure of a job: class, culprit rank/host, root cause, fix",
        "ncdx triage job_logs/                                # every rank's log under a directory\nncdx triage rank*.log.gz --fr /tmp/nccl_trace_rank_\nkubectl logs -l job=train | ncdx triage -\nncdx triage --example pytorch-81628",
        add_triage, true},
-      {"tune", "measure collective algorithms per size; emit Open MPI rules (NCCL tuner tables on GPU)",
-       "ncdx tune --backend mpi --np 8 --mpirun-args \"--hostfile hosts\"\nncdx tune --model --spec nodes=2,gpus=8,gpu=H100,nic=8x400G-IB   # predicted NCCL tuner table, no GPU",
+      {"tune", "measure collective algorithms per size; emit Open MPI rules or NCCL tuner tables",
+       "ncdx tune --backend mpi --np 8 --mpirun-args \"--hostfile hosts\"\nncdx tune --backend nccl --collectives allreduce,allgather -b 64K -e 1G  # every local GPU\nncdx tune --model --spec nodes=2,gpus=8,gpu=H100,nic=8x400G-IB   # predicted NCCL tuner table, no GPU",
        add_tune},
   };
   return list;

@@ -5,6 +5,7 @@
 #    run on machines without a GPU.
 add_library(ncdx_fake_cudart SHARED ${CMAKE_CURRENT_LIST_DIR}/fake/fake_cudart.cc)
 add_library(ncdx_fake_nccl SHARED ${CMAKE_CURRENT_LIST_DIR}/fake/fake_nccl.cc)
+target_link_libraries(ncdx_fake_nccl PRIVATE ${CMAKE_DL_LIBS})  # dlopens NCCL_TUNER_PLUGIN (FAKE_NCCL_ENV_LOG)
 add_test(NAME measure.gpu COMMAND ncdx_unit --gtest_filter=GpuHardware.*)
 set_tests_properties(measure.gpu PROPERTIES LABELS gpu SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 set(fake_env "NCDX_CUDART_LIB=$<TARGET_FILE:ncdx_fake_cudart>;NCDX_NCCL_LIB=$<TARGET_FILE:ncdx_fake_nccl>")

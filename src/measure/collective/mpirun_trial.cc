@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <set>
 
 #include "core/json.h"
 
@@ -23,8 +24,8 @@ std::string self_exe() {
   return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "ncdx";
 }
 
-// Runs argv with stdout captured (stderr passed through), killing it after timeout_s.
-core::Result<std::string> run_capture(const std::vector<std::string>& argv, int timeout_s, int& status_out) {
+// Runs argv with stdout captured (stderr passed through) and `env` applied, killing it after timeout_s.
+core::Result<std::string> run_capture(const std::vector<std::string>& argv, const TrialEnv& env, int timeout_s, int& status_out) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) return Status::internal(std::string("pipe: ") + std::strerror(errno));
   pid_t pid = fork();
@@ -32,6 +33,8 @@ core::Result<std::string> run_capture(const std::vector<std::string>& argv, int 
   if (pid == 0) {
     dup2(fds[1], 1);
     setpgid(0, 0);  // its own process group, so a timeout kills mpirun and its ranks
+    for (const auto& k : env.unset) unsetenv(k.c_str());
+    for (const auto& [k, v] : env.set) setenv(k.c_str(), v.c_str(), 1);
     std::vector<char*> av;
     for (const auto& a : argv) av.push_back(const_cast<char*>(a.c_str()));
     av.push_back(nullptr);
@@ -73,21 +76,53 @@ core::Result<std::string> run_capture(const std::vector<std::string>& argv, int 
 
 }  // namespace
 
-std::vector<std::string> mpirun_argv(const MpirunSpec& spec, Collective c, const Mca& mca, const std::vector<std::size_t>& sizes) {
-  std::vector<std::string> a{spec.mpirun, "-np", std::to_string(spec.np)};
-  for (const auto& x : spec.args) a.push_back(x);
-  for (const auto& [k, v] : mca) {
-    a.push_back("--mca");
-    a.push_back(k);
-    a.push_back(v);
+std::vector<std::string> trial_argv(const MpirunSpec& spec, Collective c, const Mca& mca, const TrialEnv& env,
+                                    const std::vector<std::size_t>& sizes) {
+  std::vector<std::string> a;
+  if (spec.np > 0) {
+    a = {spec.mpirun, "-np", std::to_string(spec.np)};
+    for (const auto& x : spec.args) a.push_back(x);
+    for (const auto& [k, v] : mca) {
+      a.push_back("--mca");
+      a.push_back(k);
+      a.push_back(v);
+    }
+    for (const auto& kv : env.set) {
+      a.push_back("-x");
+      a.push_back(kv.first);
+    }
   }
   std::string list;
   for (std::size_t s : sizes) list += (list.empty() ? "" : ",") + std::to_string(s);
-  std::vector<std::string> bench{spec.ncdx.empty() ? self_exe() : spec.ncdx, "bench", std::string(name_of(c)), "--backend", "mpi",
+  std::vector<std::string> bench{spec.ncdx.empty() ? self_exe() : spec.ncdx, "bench", std::string(name_of(c)), "--backend", spec.backend,
                                  "--sizes", list, "-n", std::to_string(spec.iters), "-w", std::to_string(spec.warmup),
                                  "-c", "0", "--json", "--no-timestamps"};
+  if (spec.gpus > 0) {
+    bench.push_back("-g");
+    bench.push_back(std::to_string(spec.gpus));
+  }
   a.insert(a.end(), bench.begin(), bench.end());
   return a;
+}
+
+std::vector<std::string> mpirun_argv(const MpirunSpec& spec, Collective c, const Mca& mca, const std::vector<std::size_t>& sizes) {
+  return trial_argv(spec, c, mca, {}, sizes);
+}
+
+core::Result<TrialResult> trial_from_json(std::string_view text, std::string_view source) {
+  auto rows = trial_rows_from_json(text, source);
+  if (!rows) return rows.status();
+  TrialResult t;
+  t.rows = *rows;
+  auto j = core::parse_json(text, source);  // parsed again: the rows' reader is the one callers share
+  t.library = j->value("library", "");
+  t.nranks = j->value("nranks", 0);
+  std::set<std::string> hosts;
+  if (j->contains("ranks") && (*j)["ranks"].is_array())
+    for (const auto& r : (*j)["ranks"])
+      if (r.is_object() && r.contains("host") && r["host"].is_string()) hosts.insert(r["host"].get<std::string>());
+  t.nodes = static_cast<int>(hosts.size());
+  return t;
 }
 
 core::Result<std::vector<TrialRow>> trial_rows_from_json(std::string_view text, std::string_view source) {
@@ -114,19 +149,27 @@ core::Result<std::vector<TrialRow>> trial_rows_from_json(std::string_view text, 
   return rows;
 }
 
-core::Result<std::vector<TrialRow>> run_mpirun_trial(const MpirunSpec& spec, Collective c, const Mca& mca,
-                                                     const std::vector<std::size_t>& sizes) {
-  auto argv = mpirun_argv(spec, c, mca, sizes);
+core::Result<TrialResult> run_trial(const MpirunSpec& spec, Collective c, const Mca& mca, const TrialEnv& env,
+                                    const std::vector<std::size_t>& sizes) {
+  auto argv = trial_argv(spec, c, mca, env, sizes);
   int st = 0;
-  auto out = run_capture(argv, spec.timeout_s, st);
+  auto out = run_capture(argv, env, spec.timeout_s, st);
   if (!out) return out.status();
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
     std::string cmd;
-    for (const auto& x : argv) cmd += (cmd.empty() ? "" : " ") + x;
+    for (const auto& [k, v] : env.set) cmd += k + "=" + v + " ";
+    for (const auto& x : argv) cmd += (cmd.empty() || cmd.back() == ' ' ? "" : " ") + x;
     return Status(core::Exit::failures, "trial failed (exit " + std::to_string(WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st)) +
                                            "): " + cmd);
   }
-  return trial_rows_from_json(*out, "mpirun trial output");
+  return trial_from_json(*out, spec.np > 0 ? "mpirun trial output" : "bench trial output");
+}
+
+core::Result<std::vector<TrialRow>> run_mpirun_trial(const MpirunSpec& spec, Collective c, const Mca& mca,
+                                                     const std::vector<std::size_t>& sizes) {
+  auto t = run_trial(spec, c, mca, {}, sizes);
+  if (!t) return t.status();
+  return t->rows;
 }
 
 }  // namespace ncdx::measure

@@ -52,6 +52,19 @@ core::Status apply_list(const std::string& text, std::array<std::array<bool, N>,
 
 }  // namespace
 
+bool algo_runs(Collective c, Algo a, Family f) {
+  if (c == Collective::Broadcast || c == Collective::Reduce) return a == Algo::Ring;
+  if (c == Collective::AllGather || c == Collective::ReduceScatter) {
+    if (f == Family::V2_14_18) return a == Algo::Ring;
+    return a == Algo::Ring || a == Algo::Nvls || a == Algo::CollNetDirect || a == Algo::Pat;
+  }
+  return c == Collective::AllReduce && a != Algo::Pat;
+}
+
+bool proto_runs(Algo a, Proto p) {
+  return p == Proto::Simple || (a != Algo::Nvls && a != Algo::NvlsTree && a != Algo::Pat && a != Algo::CollNetDirect && a != Algo::CollNetChain);
+}
+
 bool algo_known(Algo a, const NcclVersion& v) {
   if (a == Algo::Nvls || a == Algo::NvlsTree) return v.code() >= 21700;
   if (a == Algo::Pat) return v.code() >= 22300;

@@ -72,7 +72,7 @@ struct ModelBuilder {
     for (int coll = 0; coll < kNumNcclFuncs; ++coll) {
       const int nsteps = coll == AR ? 2 * (n - 1) : (coll == RS || coll == AG) ? n - 1 : n;
       for (int a = 0; a < kNumAlgos; ++a) {
-        if (!modelled(coll, a, fam)) continue;
+        if (!algo_runs(static_cast<Collective>(coll), static_cast<Algo>(a), fam)) continue;
         for (int p = 0; p < kNumProtos; ++p) {
           if ((a == NVLS || a == NVLST) && p != SIMPLE) continue;
           if (a == PAT && (p != SIMPLE || !pat_enable)) continue;
@@ -189,15 +189,6 @@ struct ModelBuilder {
         }
       }
     }
-  }
-
-  static bool modelled(int coll, int a, Family fam) {
-    if (coll == BCAST || coll == REDUCE) return a == RING;
-    if (coll == AG || coll == RS) {
-      if (fam == Family::V2_14_18) return a == RING;
-      return a == RING || a == NVLS || a == CND || a == PAT;
-    }
-    return a != PAT;  // AllReduce
   }
 
   core::Status enable_rules() {

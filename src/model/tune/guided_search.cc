@@ -31,7 +31,7 @@ std::vector<std::size_t> anchor_indices(std::size_t n, int stride) {
 // than one test per bucket, and a bucket whose finalist loses drags the whole run's ranks down.
 struct Group {
   std::vector<std::size_t> buckets;
-  std::map<std::size_t, OmpiConfig> cfg;
+  std::map<std::size_t, Config> cfg;
   bool passed = false;
   bool stale = false;  // split off without its fresh trials (the budget): it cannot pass
   bool clear = true;   // predicted to gain clearly: confirmed first, while the budget lasts
@@ -76,17 +76,16 @@ double trial_noise(const std::vector<std::vector<double>>& defaults) {
 }
 
 // Trials wanted: (configuration, bucket) -> count.
-using Want = std::map<OmpiConfig, std::map<std::size_t, std::size_t>>;
+using Want = std::map<Config, std::map<std::size_t, std::size_t>>;
 constexpr double kNone = 1e300;  // no trial: slower than anything measured
 
 class GuidedSearch {
  public:
-  GuidedSearch(const std::vector<OmpiAlgorithm>& algs, std::vector<std::size_t> sizes, const MeasureFn& measure,
-               const SearchOptions& o)
-      : algs_(algs),
+  GuidedSearch(const SearchSpace& space, std::vector<std::size_t> sizes, const MeasureFn& measure, const SearchOptions& o)
+      : space_(space),
         sizes_(std::move(sizes)),
         o_(o),
-        book_(measure, trials::canonical(algs, o)),
+        book_(measure, trials::canonical(space)),
         anchor_idx_(anchor_indices(sizes_.size(), std::max(1, o.anchor_stride))),
         // Four trials a side for a lone bucket: with three, the rank test passes whenever every
         // default trial is slow (p = 1/20), which a 10 % heavy tail does to 1 bucket in 1000;
@@ -94,7 +93,7 @@ class GuidedSearch {
         need_(static_cast<std::size_t>(std::max(4, o.confirm_repeats + 1))),
         most_(std::max<std::size_t>(need_, static_cast<std::size_t>(o.max_repeats))),
         own_evidence_{o.alpha},
-        cands_(all_configs(algs, o, sizes_)) {
+        cands_(all_configs(space, sizes_)) {
     for (std::size_t i : anchor_idx_) anchors_.push_back(sizes_[i]);
   }
 
@@ -119,14 +118,14 @@ class GuidedSearch {
 
  private:
   bool is_anchor(std::size_t i) const { return std::binary_search(anchor_idx_.begin(), anchor_idx_.end(), i); }
-  double time_at(const OmpiConfig& c, std::size_t bytes) const {
+  double time_at(const Config& c, std::size_t bytes) const {
     const auto* v = book_.first(c, bytes);
     return v ? v->p50_us : kNone;
   }
   // Linear in bytes between the neighbouring anchors, i.e. the alpha-beta (Hockney) line through
   // them; log-log interpolation overestimates such a line mid-span (predicted 497 us against 430
   // us at 2 MiB on MpiSearch.*).
-  double interpolate(const OmpiConfig& c, std::size_t i) const {
+  double interpolate(const Config& c, std::size_t i) const {
     auto hi = std::lower_bound(anchor_idx_.begin(), anchor_idx_.end(), i);
     std::size_t a1 = *hi, a0 = (*hi == i || hi == anchor_idx_.begin()) ? *hi : *(hi - 1);
     double t0 = time_at(c, sizes_[a0]), t1 = time_at(c, sizes_[a1]);
@@ -134,15 +133,15 @@ class GuidedSearch {
     double w = static_cast<double>(sizes_[i] - sizes_[a0]) / static_cast<double>(sizes_[a1] - sizes_[a0]);
     return (1 - w) * t0 + w * t1;
   }
-  double pred(std::size_t bytes, const OmpiConfig& c) const {
+  double pred(std::size_t bytes, const Config& c) const {
     auto it = predicted_.find({bytes, c});
     return it == predicted_.end() ? kNone : it->second;
   }
-  double med_at(const OmpiConfig& c, std::size_t b) const {
+  double med_at(const Config& c, std::size_t b) const {
     const auto* v = book_.get(c, b);
     return v && !v->empty() ? median(medians(*v)) : kNone;
   }
-  double fastest_at(const OmpiConfig& c, std::size_t b) const {
+  double fastest_at(const Config& c, std::size_t b) const {
     const auto* v = book_.get(c, b);
     double m = kNone;
     if (v)
@@ -156,14 +155,14 @@ class GuidedSearch {
   // default trial (a 10 % heavy tail hits 1 in 10) is what selects a bucket, and counting it
   // would leave three more slow ones, not four, between the default and a loss.
   core::Status screen() {
-    if (auto s = book_.run(OmpiConfig{}, sizes_, false); !s) return s;
+    if (auto s = book_.run(Config{}, sizes_, false); !s) return s;
     for (const auto& c : cands_) {
       if (c.alg == 0) continue;
-      // One segment size besides the default one, the largest: a segment size can change the
+      // One knob value besides the default one, the largest: a segment size can change the
       // algorithm's bandwidth, so predicting it from the default segment size alone misses the
       // crossover where it wins (issue #15: the 64 KiB ring at 2 MiB).
-      bool seg_max = !o_.segsizes.empty() && c.segsize == *std::max_element(o_.segsizes.begin(), o_.segsizes.end());
-      if (c.segsize == 0 || seg_max) screened_.push_back(c);
+      bool knob_max = !space_.knobs.empty() && c.knob == *std::max_element(space_.knobs.begin(), space_.knobs.end());
+      if (c.knob == 0 || knob_max) screened_.push_back(c);
     }
     // Each distinct configuration once per anchor: where a screened configuration runs as another
     // screened one (the 64 KiB segmented ring below 4 x 64 KiB at 4 ranks is the ring), that
@@ -171,7 +170,7 @@ class GuidedSearch {
     for (const auto& c : screened_) {
       std::vector<std::size_t> at;
       for (std::size_t a : anchors_) {
-        OmpiConfig k = book_.canon(c, a);
+        Config k = book_.canon(c, a);
         bool other = k != c && std::find(screened_.begin(), screened_.end(), k) != screened_.end() && book_.canon(k, a) == k;
         if (!other) at.push_back(a);
       }
@@ -187,7 +186,7 @@ class GuidedSearch {
   void predict() {
     for (std::size_t i = 0; i < sizes_.size(); ++i) {
       double best = kNone;
-      OmpiConfig pick;
+      Config pick;
       for (const auto& c : screened_) {
         double t = interpolate(c, i);
         predicted_[{sizes_[i], c}] = t;
@@ -203,9 +202,9 @@ class GuidedSearch {
       // line through them: a bucket selected that way did not need its own default trial to be
       // selected, so that trial is evidence there; else it selected the bucket and is never
       // evidence for a change.
-      const double own = time_at(OmpiConfig{}, sizes_[i]), cut = 1 - o_.worth_confirming;
-      const bool by_line = !is_anchor(i) && best < cut * interpolate(OmpiConfig{}, i);
-      if (by_line) book_.promote(OmpiConfig{}, sizes_[i]);
+      const double own = time_at(Config{}, sizes_[i]), cut = 1 - o_.worth_confirming;
+      const bool by_line = !is_anchor(i) && best < cut * interpolate(Config{}, i);
+      if (by_line) book_.promote(Config{}, sizes_[i]);
       if (by_line || best < cut * own) finalist_[sizes_[i]] = pick;
       // Clear or near tie, on the own trial only: the line misses a switch between the anchors
       // (Rabenseifner's eager/rendezvous step at 64 KiB made a tie there look like a 10 % gain).
@@ -258,7 +257,7 @@ class GuidedSearch {
       std::vector<std::size_t> def(k, k == 1 ? need_ : 2), cfg(k, 1);
       for (std::size_t j = 0, n = k; n < need_; ++n, j = (j + 1) % k) ++cfg[k - 1 - j];
       for (std::size_t j = 0; j < k; ++j) {
-        auto& d = want[OmpiConfig{}][g.buckets[j]];
+        auto& d = want[Config{}][g.buckets[j]];
         d = std::max(d, def[j]);
         auto& c = want[g.cfg.at(g.buckets[j])][g.buckets[j]];
         c = std::max(c, cfg[j]);
@@ -267,14 +266,14 @@ class GuidedSearch {
     return top_up(want);
   }
 
-  // 4. refine the segment sizes not screened, where a configuration of the algorithm is the
-  // finalist or predicted within 15 % of it: a segment size can close that gap. Largest bucket
+  // 4. refine the knob values not screened (segment sizes, channel counts), where a configuration
+  // of the algorithm is the finalist or predicted within 15 % of it: a knob can close that gap. Largest bucket
   // first (where segmenting matters most), once each, down to the first where it does not beat
   // the finalist's median by worth_confirming; where it does, it replaces the finalist.
   core::Status refine() {
     bool refined = false;
-    for (const auto& a : algs_) {
-      if (!a.segmented) continue;
+    for (const auto& a : space_.cands) {
+      if (!a.has_knob) continue;
       std::vector<std::size_t> where;  // in the runs of clear gains, whose finalists are confirmed by now
       for (const auto& [bytes, f] : finalist_) {
         // b, not bytes, in the lambda: clang before 16 rejects capturing a structured binding.
@@ -286,8 +285,8 @@ class GuidedSearch {
           }
       }
       std::sort(where.rbegin(), where.rend());
-      for (int seg : o_.segsizes) {
-        OmpiConfig c{a.id, seg};
+      for (int seg : space_.knobs) {
+        Config c{a.id, seg};
         if (std::find(screened_.begin(), screened_.end(), c) != screened_.end() || std::find(cands_.begin(), cands_.end(), c) == cands_.end())
           continue;
         for (std::size_t b : where) {
@@ -314,7 +313,7 @@ class GuidedSearch {
   std::vector<Stratum> strata_of(const Group& g) const {
     std::vector<Stratum> st;
     for (std::size_t b : g.buckets) {
-      const auto *x = book_.get(g.cfg.at(b), b), *y = book_.get(OmpiConfig{}, b);
+      const auto *x = book_.get(g.cfg.at(b), b), *y = book_.get(Config{}, b);
       st.push_back({x ? medians(*x) : std::vector<double>{}, y ? medians(*y) : std::vector<double>{}});
     }
     return st;
@@ -322,19 +321,19 @@ class GuidedSearch {
   double run_noise(const Group& g) const {
     std::vector<std::vector<double>> ys;
     for (std::size_t b : g.buckets)
-      if (const auto* y = book_.get(OmpiConfig{}, b)) ys.push_back(medians(*y));
+      if (const auto* y = book_.get(Config{}, b)) ys.push_back(medians(*y));
     return trial_noise(ys);
   }
   double pooled_gain(const Group& g) const {
     std::vector<double> gains;
-    for (std::size_t b : g.buckets) gains.push_back(1 - med_at(g.cfg.at(b), b) / med_at(OmpiConfig{}, b));
+    for (std::size_t b : g.buckets) gains.push_back(1 - med_at(g.cfg.at(b), b) / med_at(Config{}, b));
     return median(gains);
   }
   // One more trial of the finalist and of the default in bucket b, if neither passes `most`.
   void want_one_more(Want& want, const Group& g, std::size_t b, const Stratum& st) const {
     std::size_t d = st.second.size() + 1, c = st.first.size() + 1;
     if (std::max(d, c) > most_) return;
-    want[OmpiConfig{}][b] = std::max(want[OmpiConfig{}][b], d);
+    want[Config{}][b] = std::max(want[Config{}][b], d);
     auto& wc = want[g.cfg.at(b)][b];
     wc = std::max(wc, c);
   }
@@ -350,10 +349,12 @@ class GuidedSearch {
         auto st = strata_of(g);
         g.passed = g.passed || mann_whitney_p_less(st) <= o_.alpha;
         if (g.passed) {
-          // A bucket without evidence of its own but a gain: one more trial a side there.
+          // A bucket without evidence of its own but a gain: one more trial a side there (with
+          // tie_guard also while it has fewer than 3 default trials).
           for (std::size_t j = 0; j < st.size(); ++j) {
             const auto& [x, y] = st[j];
-            if (own_evidence_(x, y, run_noise(g)) || median(x) > (1 - o_.min_gain) * median(y)) continue;
+            const bool few = o_.tie_guard && y.size() < 3;
+            if ((own_evidence_(x, y, run_noise(g)) && !few) || median(x) > (1 - o_.min_gain) * median(y)) continue;
             want_one_more(want, g, g.buckets[j], st[j]);
           }
           continue;
@@ -416,7 +417,7 @@ class GuidedSearch {
       split = true;
       for (const auto& part : parts) {
         for (std::size_t b : part.buckets) {
-          fresh[OmpiConfig{}][b] = book_.count(OmpiConfig{}, b) + 1;
+          fresh[Config{}][b] = book_.count(Config{}, b) + 1;
           fresh[part.cfg.at(b)][b] = book_.count(part.cfg.at(b), b) + 1;
         }
         next.push_back(part);
@@ -428,7 +429,7 @@ class GuidedSearch {
     for (auto& g : groups_)
       for (std::size_t b : g.buckets)
         for (const auto& [c, at] : fresh)
-          if (auto it = at.find(b); it != at.end() && (c == OmpiConfig{} || c == g.cfg.at(b)) && book_.count(c, b) < it->second)
+          if (auto it = at.find(b); it != at.end() && (c == Config{} || c == g.cfg.at(b)) && book_.count(c, b) < it->second)
             g.stale = true;
     if (auto s = confirm(true); !s) return s;
     return true;
@@ -440,16 +441,16 @@ class GuidedSearch {
     for (std::size_t b : sizes_) {
       BucketChoice bc;
       bc.bytes = b;
-      const auto* d = book_.get(OmpiConfig{}, b);
+      const auto* d = book_.get(Config{}, b);
       const Group* g = group_of(b);
       if (!d || !g) {  // not confirmed: the screening trial is reported, and nothing can win
-        bc.default_us = bc.best_us = d ? median(medians(*d)) : time_at(OmpiConfig{}, b);
+        bc.default_us = bc.best_us = d ? median(medians(*d)) : time_at(Config{}, b);
         res.buckets.push_back(bc);
         continue;
       }
       bc.default_us = bc.best_us = median(medians(*d));
       bc.noise_us = within_trial_noise(*d);
-      const OmpiConfig c = g->cfg.at(b);
+      const Config c = g->cfg.at(b);
       if (const auto* s = book_.get(c, b)) {
         double m = median(medians(*s)), noise = std::max(within_trial_noise(*d), within_trial_noise(*s));
         if (m < bc.best_us) {
@@ -458,7 +459,16 @@ class GuidedSearch {
           bc.noise_us = noise;
         }
         double gain = bc.default_us - m;
-        if (g->passed && own_evidence_(medians(*s), medians(*d), run_noise(*g)) && gain >= o_.min_gain * bc.default_us && gain > noise)
+        // With tie_guard: (d) against the fastest of >= 3 default trials too, which trials hit by
+        // the scheduler cannot make slower (the median of 2 default trials is their mean); (e) by
+        // more than twice the bucket's trial-to-trial noise, not only the within-trial one: each
+        // trial is its own process, and a process's speed drifts (the stand-in libnccl: 10 % at
+        // 16 KiB between launches, 0.03 us within one).
+        const auto dm = medians(*d);
+        const bool beats_fastest =
+            !o_.tie_guard || (dm.size() >= 3 && m <= (1 - o_.min_gain) * *std::min_element(dm.begin(), dm.end()) &&
+                              gain > 2 * trial_noise({dm}) * bc.default_us);
+        if (g->passed && own_evidence_(medians(*s), dm, run_noise(*g)) && gain >= o_.min_gain * bc.default_us && gain > noise && beats_fastest)
           bc.chosen = c;
       }
       bc.beats_noise = bc.chosen.alg != 0;
@@ -473,7 +483,7 @@ class GuidedSearch {
     return res;
   }
 
-  const std::vector<OmpiAlgorithm>& algs_;
+  const SearchSpace& space_;
   const std::vector<std::size_t> sizes_;
   const SearchOptions& o_;
   Book book_;
@@ -481,22 +491,22 @@ class GuidedSearch {
   std::vector<std::size_t> anchors_;
   const std::size_t need_, most_;
   const OwnRule own_evidence_;
-  const std::vector<OmpiConfig> cands_;
-  std::vector<OmpiConfig> screened_;
+  const std::vector<Config> cands_;
+  std::vector<Config> screened_;
   long exhaustive_ = 0, budget_ = 0;
-  std::map<std::size_t, OmpiConfig> finalist_;
+  std::map<std::size_t, Config> finalist_;
   std::map<std::size_t, double> predicted_gain_;
-  std::map<std::pair<std::size_t, OmpiConfig>, double> predicted_;
+  std::map<std::pair<std::size_t, Config>, double> predicted_;
   std::vector<Group> groups_;
 };
 
 }  // namespace
 
-core::Result<SearchResult> guided_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes,
-                                         const MeasureFn& measure, const SearchOptions& o) {
+core::Result<SearchResult> guided_search(const SearchSpace& space, const std::vector<std::size_t>& sizes, const MeasureFn& measure,
+                                         const SearchOptions& o) {
   auto s = trials::sorted_unique(sizes);
   if (s.empty()) return core::Status::usage("no sizes to tune");
-  return GuidedSearch(algs, std::move(s), measure, o).run();
+  return GuidedSearch(space, std::move(s), measure, o).run();
 }
 
 }  // namespace ncdx::model::tune

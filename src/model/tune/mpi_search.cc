@@ -2,10 +2,12 @@
 
 #include <algorithm>
 
+#include "model/tune/ompi_alphabeta.h"
 #include "model/tune/rank_test.h"
 #include "model/tune/trial_book.h"
 
-// The configurations both searches try, and the exhaustive search; the guided one is guided_search.cc.
+// The configurations both searches try, Open MPI's space, and the exhaustive search; the guided one
+// is guided_search.cc.
 namespace ncdx::model::tune {
 
 namespace {
@@ -16,16 +18,16 @@ using trials::medians;
 using trials::within_trial_noise;
 
 struct Verdict {
-  OmpiConfig best;
+  Config best;
   double default_med = 0, best_med = 0, noise = 0, p = 1;
 };
 
 // The fastest median among `candidates` with at least `min_samples` trials, against the default.
-Verdict compare(std::size_t bytes, const Book& book, const std::vector<OmpiConfig>& candidates, std::size_t min_samples) {
+Verdict compare(std::size_t bytes, const Book& book, const std::vector<Config>& candidates, std::size_t min_samples) {
   Verdict v;
-  const auto* d = book.get(OmpiConfig{}, bytes);
+  const auto* d = book.get(Config{}, bytes);
   if (!d) {  // not confirmed: the screening trial is reported, and nothing can win
-    if (const auto* f = book.first(OmpiConfig{}, bytes)) v.default_med = v.best_med = f->p50_us;
+    if (const auto* f = book.first(Config{}, bytes)) v.default_med = v.best_med = f->p50_us;
     return v;
   }
   v.default_med = v.best_med = median(medians(*d));
@@ -62,34 +64,51 @@ BucketChoice decide(std::size_t bytes, const Verdict& v, double min_gain, double
   b.noise_us = v.noise;
   double gain = v.default_med - v.best_med;
   b.beats_noise = v.best.alg != 0 && v.p <= alpha && gain >= min_gain * v.default_med && gain > v.noise;
-  b.chosen = b.beats_noise ? b.best : OmpiConfig{};
+  b.chosen = b.beats_noise ? b.best : Config{};
   return b;
 }
 
 }  // namespace
 
-std::vector<OmpiConfig> all_configs(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o,
-                                    const std::vector<std::size_t>& sizes) {
-  auto canon = trials::canonical(algs, o);
-  std::vector<OmpiConfig> out{OmpiConfig{}};
-  auto add = [&](const OmpiConfig& c) {
+SearchSpace ompi_space(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o) {
+  SearchSpace sp;
+  for (const auto& a : algs) sp.cands.push_back({a.id, a.name, a.segmented});
+  sp.knobs = o.segsizes;
+  if (o.nranks < 1) return sp;
+  sp.runs_as = [algs, np = o.nranks, elt = o.elt_bytes](const Config& c, std::size_t bytes) {
+    for (const auto& a : algs) {
+      if (a.id != c.alg) continue;
+      std::string runs = ompi_runs_as(a.coll, a.name, np, bytes, c.knob, elt);
+      if (runs == a.name) return c;
+      for (const auto& b : algs)
+        if (b.name == runs) return Config{b.id, 0};
+    }
+    return c;
+  };
+  return sp;
+}
+
+std::vector<Config> all_configs(const SearchSpace& space, const std::vector<std::size_t>& sizes) {
+  auto canon = trials::canonical(space);
+  std::vector<Config> out{Config{}};
+  auto add = [&](const Config& c) {
     bool distinct = sizes.empty();
     for (std::size_t s : sizes) distinct = distinct || canon(c, s) == c;
     if (distinct) out.push_back(c);
   };
-  for (const auto& a : algs) {
+  for (const auto& a : space.cands) {
     add({a.id, 0});
-    if (a.segmented)
-      for (int s : o.segsizes) add({a.id, s});
+    if (a.has_knob)
+      for (int k : space.knobs) add({a.id, k});
   }
   return out;
 }
 
-core::Result<SearchResult> exhaustive_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes_in,
+core::Result<SearchResult> exhaustive_search(const SearchSpace& space, const std::vector<std::size_t>& sizes_in,
                                              const MeasureFn& measure, const SearchOptions& o) {
   const std::vector<std::size_t> sizes = trials::sorted_unique(sizes_in);
-  Book book(measure, trials::canonical(algs, o));
-  auto cfgs = all_configs(algs, o, sizes);
+  Book book(measure, trials::canonical(space));
+  auto cfgs = all_configs(space, sizes);
   for (int r = 0; r < std::max(1, o.exhaustive_repeats); ++r)
     for (const auto& c : cfgs)
       if (auto s = book.run(c, sizes); !s) return s;
@@ -105,6 +124,19 @@ core::Result<SearchResult> exhaustive_search(const std::vector<OmpiAlgorithm>& a
   res.exhaustive_trials = book.trials;
   res.configurations = static_cast<int>(cfgs.size());
   return res;
+}
+
+std::vector<OmpiConfig> all_configs(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o,
+                                    const std::vector<std::size_t>& sizes) {
+  return all_configs(ompi_space(algs, o), sizes);
+}
+core::Result<SearchResult> guided_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes,
+                                         const MeasureFn& measure, const SearchOptions& o) {
+  return guided_search(ompi_space(algs, o), sizes, measure, o);
+}
+core::Result<SearchResult> exhaustive_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes,
+                                             const MeasureFn& measure, const SearchOptions& o) {
+  return exhaustive_search(ompi_space(algs, o), sizes, measure, o);
 }
 
 }  // namespace ncdx::model::tune

@@ -1,6 +1,9 @@
 #pragma once
-// The search of `ncdx tune --backend mpi`: which coll_tuned configuration (algorithm, segment
-// size) to use per message-size bucket, measured, with fewer trials than trying everything.
+// The search of `ncdx tune`: which configuration to use per message-size bucket, measured, with
+// fewer trials than trying everything. It sees a SearchSpace (search_space.h): candidates with an
+// optional secondary knob and what each runs as. `--backend mpi`: Open MPI's coll_tuned
+// algorithms and segment sizes (ompi_space below); `--backend nccl`: NCCL_ALGO x NCCL_PROTO pairs
+// and channel counts (nccl_space.h). The steps, in Open MPI's words (the knob = the segment size):
 //  1. screen: Open MPI's default once at every size; every algorithm at the default segment
 //     size, and each segmented one also at the largest of `segsizes`, at anchor buckets only
 //     (the first and last size and evenly between, about one in `anchor_stride`), each distinct
@@ -35,6 +38,7 @@
 
 #include "core/result.h"
 #include "model/tune/ompi_rules.h"
+#include "model/tune/search_space.h"
 
 namespace ncdx::model::tune {
 
@@ -43,12 +47,12 @@ struct Sample {
   int n = 0;
 };
 // Measures one configuration at the given sizes (one MPI job).
-using MeasureFn = std::function<core::Result<std::map<std::size_t, Sample>>(const OmpiConfig&, const std::vector<std::size_t>&)>;
+using MeasureFn = std::function<core::Result<std::map<std::size_t, Sample>>(const Config&, const std::vector<std::size_t>&)>;
 
 struct SearchOptions {
   int anchor_stride = 4;
   int confirm_repeats = 2;
-  std::vector<int> segsizes = {8192, 65536};
+  std::vector<int> segsizes = {8192, 65536};  // Open MPI only (ompi_space): the knob values
   double min_gain = 0.01;
   // Below this predicted gain a bucket is not confirmed: the default is then within issue #15's
   // 97 % of the best even if the gain is real, and confirming costs trials (docs/TUNE.md).
@@ -56,21 +60,25 @@ struct SearchOptions {
   double alpha = 0.05;  // one-sided; with 4 trials a side one inverted pair of 16 is tolerated
   int max_repeats = 6;  // 6 a side: one slow trial of 6 still leaves p = 30/924 = 0.032
   int exhaustive_repeats = 3;
+  // A stricter decision, for spaces of many candidates that tie (nccl_tune.cc): the finalist's
+  // median must also beat the fastest of >= 3 default trials by min_gain, and the default's median
+  // by twice the bucket's trial-to-trial noise (docs/TUNE.md "Decision rule").
+  bool tie_guard = false;
   // The search's trials at most, as a share of the exhaustive search's (distinct configurations x
   // sizes x exhaustive_repeats; issue #15: 25 %). Screening always runs; after it, a launch that
   // would pass the budget is skipped, and a bucket it would have confirmed keeps the default.
   // 0 = no budget.
   double max_share = 0.25;
-  // The job's rank count and element size: which configurations Open MPI runs as another one at a
-  // size (ompi_runs_as); 0 ranks = unknown, every configuration counts as distinct.
+  // Open MPI only (ompi_space): the job's rank count and element size, which configurations Open
+  // MPI runs as another one at a size (ompi_runs_as); 0 ranks = unknown, every one is distinct.
   int nranks = 0;
   std::size_t elt_bytes = 4;
 };
 
 struct BucketChoice {
   std::size_t bytes = 0;
-  OmpiConfig chosen;             // alg 0 = Open MPI's default decision kept
-  OmpiConfig best;               // the fastest measured (may equal chosen)
+  Config chosen;                 // alg 0 = the library's default decision kept
+  Config best;                   // the fastest measured (may equal chosen)
   double default_us = 0, best_us = 0, noise_us = 0;
   bool beats_noise = false;
 };
@@ -85,15 +93,25 @@ struct SearchResult {
   int skipped = 0;             // launches the budget skipped
 };
 
-// `algs`: the collective's algorithms at this rank count (ompi_algorithms_for).
+core::Result<SearchResult> guided_search(const SearchSpace& space, const std::vector<std::size_t>& sizes, const MeasureFn& measure,
+                                         const SearchOptions& o);
+core::Result<SearchResult> exhaustive_search(const SearchSpace& space, const std::vector<std::size_t>& sizes,
+                                             const MeasureFn& measure, const SearchOptions& o);
+// Every configuration the exhaustive search tries (default first): each candidate at the default
+// knob and, with has_knob, at each of `knobs`, less those that run as another one at every size of
+// `sizes` (runs_as).
+std::vector<Config> all_configs(const SearchSpace& space, const std::vector<std::size_t>& sizes);
+
+// Open MPI's space: `algs` (the collective's algorithms at this rank count, ompi_algorithms_for),
+// the segmented ones at `o.segsizes`, and ompi_runs_as at `o.nranks`.
+SearchSpace ompi_space(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o);
+
+// The same over ompi_space(algs, o).
 core::Result<SearchResult> guided_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes,
                                          const MeasureFn& measure, const SearchOptions& o);
 core::Result<SearchResult> exhaustive_search(const std::vector<OmpiAlgorithm>& algs, const std::vector<std::size_t>& sizes,
                                              const MeasureFn& measure, const SearchOptions& o);
-
-// Every configuration the exhaustive search tries (default first): each algorithm at the default
-// segment size and each of `segsizes`, less those Open MPI runs as another one at every size of
-// `sizes` (the segmented ring at the default segment size is the ring: ompi_runs_as).
+// (the segmented ring at the default segment size is the ring: ompi_runs_as).
 std::vector<OmpiConfig> all_configs(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o,
                                     const std::vector<std::size_t>& sizes);
 

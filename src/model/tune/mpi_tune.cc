@@ -4,8 +4,8 @@
 #include <cmath>
 #include <map>
 
-#include "core/atomic_file.h"
 #include "core/log.h"
+#include "model/tune/tune_validation.h"
 
 namespace ncdx::model::tune {
 
@@ -13,15 +13,8 @@ namespace {
 
 using measure::Mca;
 
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 MeasureFn measure_with(const MpiTuneOptions& o, measure::Collective c, const std::vector<OmpiAlgorithm>& algs) {
-  return [&o, c, algs](const OmpiConfig& cfg, const std::vector<std::size_t>& sizes) -> core::Result<std::map<std::size_t, Sample>> {
+  return [&o, c, algs](const Config& cfg, const std::vector<std::size_t>& sizes) -> core::Result<std::map<std::size_t, Sample>> {
     Mca mca;
     if (cfg.alg != 0)
       for (const auto& a : algs)
@@ -96,11 +89,8 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
       "fabric: " + o.fabric + "; np " + std::to_string(o.spec.np) + "\n"
       "format: ompi/mca/coll/tuned/coll_tuned_dynamic_file.c (v4.1.x, v5.0.x): msg_size alg faninout segsize";
   rep.rules_text = render_dynamic_rules(ours, header);
-  if (auto s = core::write_file_atomic(o.rules_path, rep.rules_text); !s) return s;
-  const std::string best_path = o.rules_path + ".exhaustive";
-  if (o.exhaustive)
-    if (auto s = core::write_file_atomic(best_path, render_dynamic_rules(best, "exhaustive-search rules (comparison only)")); !s)
-      return s;
+  const std::string best_text = render_dynamic_rules(best, "exhaustive-search rules (comparison only)"), best_path = exhaustive_path(o.rules_path);
+  if (auto s = write_rules(o.rules_path, rep.rules_text, o.exhaustive ? &best_text : nullptr); !s) return s;
 
   // Validation: default, tuned and exhaustive rules interleaved, same sizes, same job shape.
   auto rules_mca = [](const std::string& path) {
@@ -109,51 +99,13 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
   for (std::size_t ci = 0; ci < o.colls.size(); ++ci) {
     auto c = o.colls[ci];
     auto algs = ompi_algorithms_for(*all, c, o.spec.np);
-    std::map<std::size_t, std::vector<double>> t_def, t_ours, t_ex;
-    for (int r = 0; r < std::max(1, o.validate_repeats); ++r) {
-      struct V {
-        Mca mca;
-        std::map<std::size_t, std::vector<double>>* into;
-      };
-      std::vector<V> runs{{{}, &t_def}, {rules_mca(o.rules_path), &t_ours}};
-      if (o.exhaustive) runs.push_back({rules_mca(best_path), &t_ex});
-      if (r % 2) std::reverse(runs.begin(), runs.end());  // no variant always runs first
-      for (auto& v : runs) {
-        auto rows = measure::run_mpirun_trial(o.spec, c, v.mca, o.sizes);
-        if (!rows) return rows.status().with_context("validating " + std::string(measure::name_of(c)));
-        for (const auto& row : *rows) (*v.into)[row.bytes].push_back(row.p50_us);
-      }
-    }
-    CollReport cr;
-    cr.coll = c;
-    cr.trials = searched[ci].trials;
-    cr.launches = searched[ci].launches;
-    cr.exhaustive_trials = searched[ci].exhaustive_trials;
-    cr.exhaustive_launches = exhausted[ci].launches;
-    cr.configurations = searched[ci].configurations;
-    cr.sizes = static_cast<int>(searched[ci].buckets.size());
-    cr.repeats = std::max(1, o.search.exhaustive_repeats);
-    cr.budget = searched[ci].budget;
-    cr.skipped = searched[ci].skipped;
-    for (std::size_t bi = 0; bi < searched[ci].buckets.size(); ++bi) {
-      const auto& b = searched[ci].buckets[bi];
-      BucketReport br;
-      br.bytes = b.bytes;
-      br.chosen = label(b.chosen, algs, c);
-      br.changed = b.chosen.alg != 0;
-      br.search_noise_us = b.noise_us;
-      br.default_us = median(t_def[b.bytes]);
-      br.tuned_us = median(t_ours[b.bytes]);
-      br.gain_vs_default = br.tuned_us > 0 ? br.default_us / br.tuned_us : 0;
-      if (o.exhaustive && bi < exhausted[ci].buckets.size()) {
-        br.exhaustive_best = label(exhausted[ci].buckets[bi].chosen, algs, c);
-        br.exhaustive_us = median(t_ex[b.bytes]);
-        br.pct_of_exhaustive = br.tuned_us > 0 ? 100.0 * br.exhaustive_us / br.tuned_us : 0;
-        br.same_as_exhaustive = br.exhaustive_best == br.chosen;
-      }
-      cr.buckets.push_back(br);
-    }
-    rep.colls.push_back(cr);
+    std::vector<Mca> variants{{}, rules_mca(o.rules_path)};
+    if (o.exhaustive) variants.push_back(rules_mca(best_path));
+    auto times = validate_interleaved(static_cast<int>(variants.size()), o.validate_repeats,
+                                      [&](int v) { return measure::run_mpirun_trial(o.spec, c, variants[static_cast<std::size_t>(v)], o.sizes); });
+    if (!times) return times.status().with_context("validating " + std::string(measure::name_of(c)));
+    rep.colls.push_back(coll_report(c, searched[ci], o.exhaustive ? &exhausted[ci] : nullptr, o.search.exhaustive_repeats,
+                                    [&](const Config& x) { return label(x, algs, c); }, *times));
   }
   return rep;
 }

@@ -48,7 +48,7 @@ std::string label(const OmpiConfig& c, const std::vector<OmpiAlgorithm>& algs, m
   std::string name = std::to_string(c.alg);
   for (const auto& a : algs)
     if (a.coll == coll && a.id == c.alg) name = a.name;
-  if (c.segsize > 0) name += "/seg" + core::human_bytes(static_cast<double>(c.segsize));
+  if (c.knob > 0) name += "/seg" + core::human_bytes(static_cast<double>(c.knob));
   return name;
 }
 
@@ -70,7 +70,7 @@ std::string render_dynamic_rules(const std::vector<OmpiCollRules>& colls, const 
     o << "1  # number of communicator sizes\n";
     o << c.comm_size << "  # communicator size\n";
     o << merged.size() << "  # number of message sizes\n";
-    for (const auto& r : merged) o << r.from_bytes << " " << r.cfg.alg << " 0 " << r.cfg.segsize << "\n";
+    for (const auto& r : merged) o << r.from_bytes << " " << r.cfg.alg << " 0 " << r.cfg.knob << "\n";
   }
   return o.str();
 }
@@ -79,7 +79,7 @@ std::vector<std::pair<std::string, std::string>> forced_mca(const OmpiAlgorithm&
   if (c.alg == 0) return {};
   std::vector<std::pair<std::string, std::string>> m{{"coll_tuned_use_dynamic_rules", "1"},
                                                      {"coll_tuned_" + a.ompi_coll + "_algorithm", std::to_string(c.alg)}};
-  if (c.segsize > 0) m.emplace_back("coll_tuned_" + a.ompi_coll + "_algorithm_segmentsize", std::to_string(c.segsize));
+  if (c.knob > 0) m.emplace_back("coll_tuned_" + a.ompi_coll + "_algorithm_segmentsize", std::to_string(c.knob));
   return m;
 }
 

@@ -12,13 +12,13 @@
 // next rule's; algorithm 0 falls back to Open MPI's fixed decision (coll_tuned_decision_dynamic.c:
 // `if (alg)`). The message size is datatype size x count, which for every collective we tune is
 // nccl-tests' size column (coll_tuned_decision_dynamic.c @ v4.1.4).
-#include <compare>
 #include <cstddef>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
 #include "measure/collective/collective.h"
+#include "model/tune/search_space.h"
 
 namespace ncdx::model::tune {
 
@@ -36,11 +36,9 @@ core::Result<std::vector<OmpiAlgorithm>> ompi_algorithms();
 // The algorithms of one collective that exist at `nranks`.
 std::vector<OmpiAlgorithm> ompi_algorithms_for(const std::vector<OmpiAlgorithm>& all, measure::Collective c, int nranks);
 
-// A choice for one collective: algorithm 0 = Open MPI's own decision; segsize 0 = the default.
-struct OmpiConfig {
-  int alg = 0, segsize = 0;
-  auto operator<=>(const OmpiConfig&) const = default;  // ordered: a map key of the tune searches (trial_book.h)
-};
+// A choice for one collective: algorithm 0 = Open MPI's own decision; the knob is the segment
+// size in bytes, 0 = the default.
+using OmpiConfig = Config;
 std::string label(const OmpiConfig& c, const std::vector<OmpiAlgorithm>& algs, measure::Collective coll);
 
 struct OmpiRule {

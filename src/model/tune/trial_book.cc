@@ -3,22 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "model/tune/ompi_alphabeta.h"
 
 namespace ncdx::model::tune::trials {
 
-Canon canonical(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o) {
-  return [algs, np = o.nranks, elt = o.elt_bytes](const OmpiConfig& c, std::size_t bytes) {
-    if (c.alg == 0 || np < 1) return c;
-    for (const auto& a : algs) {
-      if (a.id != c.alg) continue;
-      std::string runs = ompi_runs_as(a.coll, a.name, np, bytes, c.segsize, elt);
-      if (runs == a.name) return c;
-      for (const auto& b : algs)
-        if (b.name == runs) return OmpiConfig{b.id, 0};
-    }
-    return c;
-  };
+Canon canonical(const SearchSpace& space) {
+  if (!space.runs_as) return [](const Config& c, std::size_t) { return c; };
+  return [f = space.runs_as](const Config& c, std::size_t bytes) { return c.alg == 0 ? c : f(c, bytes); };
 }
 
 double median(std::vector<double> v) {

@@ -1,6 +1,6 @@
 #pragma once
 // The trials of one tune search (mpi_search.h), shared by the guided and the exhaustive search:
-// each (configuration, size) measurement kept under the configuration Open MPI actually runs, the
+// each (configuration, size) measurement kept under the configuration the library actually runs, the
 // screening trials apart from the evidence, the trial budget, and the statistics read from them.
 #include <cstddef>
 #include <functional>
@@ -14,25 +14,24 @@
 namespace ncdx::model::tune::trials {
 
 struct Key {
-  OmpiConfig cfg;
+  Config cfg;
   std::size_t bytes;
   bool operator<(const Key& o) const {
-    if (cfg.alg != o.cfg.alg) return cfg.alg < o.cfg.alg;
-    if (cfg.segsize != o.cfg.segsize) return cfg.segsize < o.cfg.segsize;
+    if (cfg != o.cfg) return cfg < o.cfg;
     return bytes < o.bytes;
   }
 };
 
-// The configuration Open MPI actually runs when `c` is forced at `bytes` (ompi_runs_as): a forced
-// segmented ring below p segments is the ring, so its trials are the ring's.
-using Canon = std::function<OmpiConfig(const OmpiConfig&, std::size_t)>;
-Canon canonical(const std::vector<OmpiAlgorithm>& algs, const SearchOptions& o);
+// The configuration the library actually runs when `c` is forced at `bytes` (SearchSpace::runs_as;
+// Open MPI: a forced segmented ring below p segments is the ring, so its trials are the ring's).
+using Canon = std::function<Config(const Config&, std::size_t)>;
+Canon canonical(const SearchSpace& space);
 
 class Book {
  public:
   Book(const MeasureFn& m, Canon canon) : m_(m), canon_(std::move(canon)) {}
   // `evidence` false: the trial only selects what to confirm, and is kept out of the decision.
-  core::Status run(const OmpiConfig& c, const std::vector<std::size_t>& sizes, bool evidence = true) {
+  core::Status run(const Config& c, const std::vector<std::size_t>& sizes, bool evidence = true) {
     if (sizes.empty()) return core::Status::ok();
     if (cap >= 0 && trials + static_cast<long>(sizes.size()) > cap) {
       ++skipped;
@@ -49,36 +48,36 @@ class Book {
     }
     return core::Status::ok();
   }
-  const std::vector<Sample>* get(const OmpiConfig& c, std::size_t s) const {
+  const std::vector<Sample>* get(const Config& c, std::size_t s) const {
     auto it = samples_.find(key(c, s));
     return it == samples_.end() ? nullptr : &it->second;
   }
-  std::size_t count(const OmpiConfig& c, std::size_t s) const {
+  std::size_t count(const Config& c, std::size_t s) const {
     const auto* v = get(c, s);
     return v ? v->size() : 0;
   }
   // The first trial of c at s, selection-only or not (what the prediction uses).
-  const Sample* first(const OmpiConfig& c, std::size_t s) const {
+  const Sample* first(const Config& c, std::size_t s) const {
     for (const auto* m : {&screen_, &samples_})
       if (auto it = m->find(key(c, s)); it != m->end() && !it->second.empty()) return &it->second.front();
     return nullptr;
   }
   // A selection-only trial becomes evidence: the selection did not depend on it.
-  void promote(const OmpiConfig& c, std::size_t s) {
+  void promote(const Config& c, std::size_t s) {
     auto it = screen_.find(key(c, s));
     if (it == screen_.end()) return;
     auto& to = samples_[key(c, s)];
     to.insert(to.end(), it->second.begin(), it->second.end());
     screen_.erase(it);
   }
-  OmpiConfig canon(const OmpiConfig& c, std::size_t s) const { return canon_(c, s); }
+  Config canon(const Config& c, std::size_t s) const { return canon_(c, s); }
   long trials = 0;
   int launches = 0;
   long cap = -1;  // trials at most (-1: none)
   int skipped = 0;
 
  private:
-  Key key(const OmpiConfig& c, std::size_t s) const { return {canon_(c, s), s}; }
+  Key key(const Config& c, std::size_t s) const { return {canon_(c, s), s}; }
   const MeasureFn& m_;
   Canon canon_;
   std::map<Key, std::vector<Sample>> samples_, screen_;

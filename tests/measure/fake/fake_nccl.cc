@@ -4,8 +4,16 @@
 // ncclGroupEnd are queued and executed together at GroupEnd with NCCL's semantics (all-reduce,
 // all-gather, reduce-scatter, broadcast, reduce, send/recv pairs), so a data check through the
 // real dlopen path can pass or fail. Element types: int8, uint8, int32, uint32, int64, uint64,
-// float, double; ops sum, prod, max, min. Its timings mean nothing.
+// float, double; ops sum, prod, max, min. Its timings mean nothing, and it ignores NCCL_ALGO and
+// the other tuning variables: every configuration `ncdx tune --backend nccl` forces measures
+// the same here. With FAKE_NCCL_ENV_LOG=FILE each communicator creation appends the tuning
+// variables it was started with to FILE, and whether NCCL_TUNER_PLUGIN dlopens with a
+// ncclTunerPlugin_v4 symbol, so the tune tests can check that each trial's env reached it.
+#include <dlfcn.h>
+
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <vector>
 
@@ -127,11 +135,32 @@ int enqueue(const Op& o) {
   return depth == 0 ? execute() : 0;
 }
 
+// One line per communicator set: NAME=VALUE for each tuning variable that is set, then plugin=
+// loaded|unloadable|none.
+void log_env() {
+  const char* path = std::getenv("FAKE_NCCL_ENV_LOG");
+  if (!path) return;
+  FILE* f = std::fopen(path, "a");
+  if (!f) return;
+  for (const char* k : {"NCCL_ALGO", "NCCL_PROTO", "NCCL_MIN_NCHANNELS", "NCCL_MAX_NCHANNELS", "NCCL_TUNER_PLUGIN", "NCDX_TUNER_FILE"})
+    if (const char* v = std::getenv(k)) std::fprintf(f, "%s=%s ", k, v);
+  const char* so = std::getenv("NCCL_TUNER_PLUGIN");
+  const char* state = "none";
+  if (so) {
+    void* h = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    state = h && dlsym(h, "ncclTunerPlugin_v4") ? "loaded" : "unloadable";
+    if (h) dlclose(h);
+  }
+  std::fprintf(f, "plugin=%s\n", state);
+  std::fclose(f);
+}
+
 }  // namespace
 
 extern "C" {
 int ncclGetVersion(int* v) { return *v = 23007, 0; }
 int ncclCommInitAll(void** comms, int n, const int*) {
+  log_env();
   for (int i = 0; i < n; ++i) comms[i] = new Comm{i, n};
   return 0;
 }
@@ -139,7 +168,10 @@ struct UniqueId {
   char internal[128];
 };
 int ncclGetUniqueId(UniqueId* id) { return std::memset(id, 7, sizeof *id), 0; }
-int ncclCommInitRank(void** comm, int n, UniqueId, int rank) { return *comm = new Comm{rank, n}, 0; }
+int ncclCommInitRank(void** comm, int n, UniqueId, int rank) {
+  if (rank == 0) log_env();
+  return *comm = new Comm{rank, n}, 0;
+}
 int ncclCommDestroy(void* c) { return delete static_cast<Comm*>(c), 0; }
 int ncclGroupStart() { return ++depth, 0; }
 int ncclGroupEnd() { return --depth == 0 ? execute() : 0; }

@@ -33,7 +33,7 @@ inline double model_us(const OmpiConfig& c, std::size_t bytes) {
     case 2: return ab(25, 1);
     case 3: return ab(20, 2);
     case 4: return ab(60, 4);
-    case 5: return ab(80, c.segsize == 65536 ? 6 : 4.5);
+    case 5: return ab(80, c.knob == 65536 ? 6 : 4.5);
     case 6: return ab(40, 5);
   }
   return 1e9;
@@ -43,7 +43,7 @@ inline double model_us(const OmpiConfig& c, std::size_t bytes) {
 // than it: any change the search makes there is a loss, so noise is all that can cause one.
 inline double default_best_us(const OmpiConfig& c, std::size_t bytes) {
   double d = model_us(OmpiConfig{}, bytes);
-  return c.alg == 0 ? d : d * (1.03 + 0.01 * (c.alg % 6) + (c.segsize ? 0.005 : 0.0));
+  return c.alg == 0 ? d : d * (1.03 + 0.01 * (c.alg % 6) + (c.knob ? 0.005 : 0.0));
 }
 
 // Shaped like the real run of docs/PERFORMANCE.md "ncdx tune --backend mpi" (4 namespace hosts,
@@ -75,7 +75,7 @@ inline Model namespace_like(unsigned seed, double spread = 0.03) {
       case 2: return 4 * (l.alpha_us + n * l.beta_us) * f.at(2);
       case 3: return t("recursive_doubling") * f.at(3);
       case 4: return t("ring") * f.at(4);
-      case 5: return t("ring") * f.at(4) * (c.segsize == 0 || n < 4.0 * c.segsize ? 1.0 : 1.02);
+      case 5: return t("ring") * f.at(4) * (c.knob == 0 || n < 4.0 * c.knob ? 1.0 : 1.02);
       case 6: return t("rabenseifner") * f.at(6);
     }
     return 1e9;
@@ -88,7 +88,7 @@ inline Model as_run(Model m, const std::vector<OmpiAlgorithm>& algs, int nranks)
   return [m, algs, nranks](const OmpiConfig& c, std::size_t bytes) {
     for (const auto& a : algs)
       if (a.id == c.alg) {
-        std::string runs = ompi_runs_as(a.coll, a.name, nranks, bytes, c.segsize);
+        std::string runs = ompi_runs_as(a.coll, a.name, nranks, bytes, c.knob);
         for (const auto& b : algs)
           if (b.name == runs && runs != a.name) return m(OmpiConfig{b.id, 0}, bytes);
       }
