@@ -3,7 +3,8 @@
 // exhaustive search, the real gains (>= 3 %) kept, buckets > 2 % slower than the default and the
 // worst bucket as a share of the exhaustive best, each judged on the true surface. The surfaces are
 // the unit tests' (tests/unit/model/mpi_surfaces.h); no MPI is run.
-// Usage: tune_search_sweep [DRAWS]   (default 400)
+// Usage: tune_search_sweep [DRAWS [REPEATS]]   (default 400 and SearchOptions' exhaustive_repeats:
+// the budget is a share of configurations x sizes x REPEATS, as `ncdx tune --repeats` makes it)
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -15,15 +16,18 @@ using namespace ncdx::model::tune::testing;
 
 int main(int argc, char** argv) {
   const int draws = argc > 1 ? std::atoi(argv[1]) : 400;
+  const int repeats = argc > 2 ? std::atoi(argv[2]) : SearchOptions{}.exhaustive_repeats;
   const auto algs = allreduce_algs(4);
   struct Grid {
     const char* name;
     std::vector<std::size_t> sizes;
   };
-  for (const Grid& gr : {Grid{"64 KiB-4 MiB (4 sizes)", grid(64 << 10, 4 << 20)}, Grid{"16 KiB-16 MiB (6 sizes)", grid(16 << 10, 16 << 20)}})
+  for (const Grid& gr : {Grid{"64 KiB-4 MiB (4 sizes)", grid(64 << 10, 4 << 20)}, Grid{"16 KiB-4 MiB (5 sizes)", grid(16 << 10, 4 << 20)},
+                         Grid{"16 KiB-16 MiB (6 sizes)", grid(16 << 10, 16 << 20)}})
     for (double sigma : {0.03, 0.07, 0.10, 0.15}) {
       SearchOptions o;
       o.nranks = 4;
+      o.exhaustive_repeats = repeats;
       double worst = 1, sum_share = 0, max_share = 0;
       int slower = 0, gains = 0, kept = 0;
       for (unsigned seed = 1; seed <= static_cast<unsigned>(draws); ++seed) {
