@@ -36,9 +36,18 @@ for c in d["collectives"]:
     worst_exh = min(x["pct_of_exhaustive"] for x in b)
     worst_def = min(x["gain_vs_default"] for x in b)
     share = 100.0 * c["trials"] / c["exhaustive_trials"]
+    # Where the tuned and the exhaustive rule pick the same configuration the two times differ by
+    # noise only; the goal (>= 97 % of the exhaustive best) is decided where they differ, and
+    # "never > 2 % slower than the default" where the tuned choice is not the default.
+    differ = [x["pct_of_exhaustive"] for x in b if not x["same_as_exhaustive"]]
+    changed = [x["gain_vs_default"] for x in b if x["changed"]]
     print(f'{c["collective"]}: trials {c["trials"]} vs exhaustive {c["exhaustive_trials"]} ({share:.0f} %); '
           f'worst bucket {worst_exh:.1f} % of exhaustive; worst gain vs default {worst_def:.3f}x; '
           f'changed buckets {sum(x["changed"] for x in b)}/{len(b)}')
+    print(f'  choices differ from the exhaustive one in {len(differ)}/{len(b)} buckets'
+          + (f', worst {min(differ):.1f} % of it' if differ else '')
+          + f'; changed buckets\' worst gain vs default ' + (f'{min(changed):.3f}x' if changed else '-')
+          + ' (the rest: the same configuration measured twice)')
     for x in b:
         print(f'  {x["bytes"]:>9} {x["choice"]:<24} default {x["default_us"]:9.1f} tuned {x["tuned_us"]:9.1f} '
               f'exh {x["exhaustive_best"]:<24} {x["exhaustive_us"]:9.1f}  {x["gain_vs_default"]:.3f}x  {x["pct_of_exhaustive"]:.1f} %')
