@@ -5,21 +5,13 @@
 
 #include "model/cost/algo_enable.h"
 #include "model/cost/predict.h"
+#include "support/model_graph.h"
 
 using namespace ncdx::model::cost;
 
 namespace {
 
-Graph graph(int c, double bi, double be, PathType ti, PathType te, int pattern = 4) {
-  Graph g;
-  g.nchannels = c;
-  g.bw_intra = bi;
-  g.bw_inter = be;
-  g.type_intra = ti;
-  g.type_inter = te;
-  g.pattern = pattern;
-  return g;
-}
+using ncdx::model::cost::testing::graph;
 
 Options with_graphs(Graph ring, Graph tree, Graph nvls = {}) {
   Options o;
