@@ -247,6 +247,28 @@ TEST(AlgoEnable, TreeOnlyBreaksAllGatherFrom_2_24) {
   EXPECT_EQ(m18->predict(Collective::AllReduce, 1 << 20).algo, Algo::Tree);
 }
 
+TEST(AlgoEnable, RingBackupInTheTable_2_19_to_2_23) {
+  // NCCL_ALGO=Tree leaves AllGather no cell; 2.19-2.23 put comm->ringbdw back into the table
+  // (tuning.cc:304-318 @v2.19.1-1), which ignores the protocol rules until 2.21 (ringbdw is taken
+  // before them, tuning.cc:202-204 @v2.19.1-1) and keeps them from 2.22 (tuning.cc:318 @v2.22.3-1).
+  Options o = with_graphs(graph(12, 30, 30, PathType::NVL, PathType::LOC), graph(12, 30, 30, PathType::NVL, PathType::LOC, 1));
+  o.nccl_algo = "Tree";
+  o.nccl_proto = "Simple";
+  auto AG = Collective::AllGather;
+  auto m21 = Model::build(dgx_h100(1), {2, 21, 5}, o);
+  auto m22 = Model::build(dgx_h100(1), {2, 22, 3}, o);
+  auto m24 = Model::build(dgx_h100(1), {2, 24, 3}, o);
+  ASSERT_TRUE(m21.ok() && m22.ok() && m24.ok());
+  // Ring Simple AllGather: 12 x 30 x 8/7.
+  EXPECT_NEAR(m21->bandwidth(AG, Algo::Ring, Proto::Simple), 360.0 * 8 / 7, 1e-9);
+  EXPECT_NEAR(m22->bandwidth(AG, Algo::Ring, Proto::Simple), 360.0 * 8 / 7, 1e-9);
+  EXPECT_GT(m21->bandwidth(AG, Algo::Ring, Proto::LL), 0.0);   // NCCL_PROTO=Simple not applied
+  EXPECT_EQ(m22->bandwidth(AG, Algo::Ring, Proto::LL), 0.0);
+  EXPECT_EQ(m24->bandwidth(AG, Algo::Ring, Proto::Simple), 0.0);  // 2.24+: nothing restored
+  // AllReduce keeps its Tree cells: nothing restored there.
+  EXPECT_EQ(m21->bandwidth(Collective::AllReduce, Algo::Ring, Proto::Simple), 0.0);
+}
+
 TEST(BusbwFactor, NcclTestsFactors) {
   EXPECT_DOUBLE_EQ(busbw_factor(Collective::AllReduce, 8), 2.0 * 7 / 8);
   EXPECT_DOUBLE_EQ(busbw_factor(Collective::AllGather, 8), 7.0 / 8);
