@@ -72,6 +72,11 @@ def collnet_sweep():
         cases.append(f"nodes={nodes},gpus=8,gpu=L40S,nic=2x200G-IB,collnet=yes")
         cases.append(f"nodes={nodes},gpus=8,gpu=H100,nic=1x100G-RoCE,collnet=yes")
         cases.append(f"nodes={nodes},gpus=4,gpu=H100,nicpath=SYS,nic=2x400G-IB,collnet=yes")
+    # 16 GPUs per node: beyond NCCL_MAX_DIRECT_ARITY+1 local ranks (CollNetDirect from 2.23,
+    # CollNetChain from 2.28 leave the pick, enqueue.cc).
+    for nodes in (2, 8):
+        cases.append(f"nodes={nodes},gpus=16,gpu=H100,nvls=no,nic=16x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=16,gpu=A100,nic=16x200G-IB,collnet=yes")
     return cases
 
 
