@@ -32,8 +32,11 @@ sed -e "s/\${nccl:Major}/$major/g" -e "s/\${nccl:Minor}/$minor/g" -e "s/\${nccl:
 cxx=${CXX:-g++}
 # src/Makefile and makefiles/common.mk: NCCL_OS_LINUX (2.30+), CUDA_MAJOR/MINOR of the headers.
 flags="-std=c++17 -O1 -fPIC -w -DNCCL_OS_LINUX -DCUDA_MAJOR=${CUDA_MAJOR:-12} -DCUDA_MINOR=${CUDA_MINOR:-9}"
+# NCCL's objects are kept when newer than their source (a driver change relinks only driver.o).
 for f in graph/tuning.cc misc/param.cc; do
-  $cxx $flags $inc -c "$src/src/$f" -o "$out/$(basename "$f" .cc).o"
+  o="$out/$(basename "$f" .cc).o"
+  [ -f "$o" ] && [ "$o" -nt "$src/src/$f" ] && continue
+  $cxx $flags $inc -c "$src/src/$f" -o "$o"
 done
 $cxx $flags $inc -c "$here/driver.cc" -o "$out/driver.o"
 $cxx -o "$out/nccl_tuning_oracle" "$out/driver.o" "$out/tuning.o" "$out/param.o" -ldl -lpthread

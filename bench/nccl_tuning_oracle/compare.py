@@ -27,7 +27,7 @@ COLLS = {"broadcast": "Broadcast", "reduce": "Reduce", "allgather": "AllGather",
 # NCCL's algorithm indices (src/include/nccl_common.h) and the graph each algorithm reads
 # (init.cc: graphs[] = tree, ring, collnet direct, collnet chain, nvls, nvls (tree), tree (PAT)).
 ALGOS = ["Tree", "Ring", "CollNetDirect", "CollNetChain", "NVLS", "NVLSTree", "PAT"]
-GRAPH_OF = {0: "Tree", 1: "Ring", 4: "NVLS", 5: "NVLS", 6: "Tree"}
+GRAPH_OF = {0: "Tree", 1: "Ring", 2: "CollNetDirect", 3: "CollNetChain", 4: "NVLS", 5: "NVLS", 6: "Tree"}
 
 
 def sweep():
@@ -49,6 +49,34 @@ def sweep():
                     cases.append(f"nodes={nodes},gpus={gpus},gpu=H100,nicpath=SYS,nic=2x400G-IB")
                     cases.append(f"nodes={nodes},gpus={gpus},gpu=H100,nic=1x100G-RoCE")
                     cases.append(f"nodes={nodes},gpus={gpus},gpu=A100,nicpath=PHB,nic=4x200G-IB")
+    return cases
+
+
+def collnet_sweep():
+    """CollNet (SHARP) clusters, appended after sweep() so its case ids stay: more than one node
+    (one node turns CollNet off, init.cc), GPUs per node 1-8 with one NIC per GPU, fewer NICs than
+    GPUs (fewer CollNet heads than local ranks: CollNetDirect/NVLS AllGather/ReduceScatter off),
+    NVSwitch or not (CollNetDirect needs one), NVLS on and off, A100/H100/B200, AMD CPUs, RoCE."""
+    cases = []
+    for nodes in (2, 4, 8, 16, 64):
+        for gpus in (1, 2, 4, 8):
+            for gpu, rate in (("A100", 200), ("H100", 400), ("B200", 400)):
+                cases.append(f"nodes={nodes},gpus={gpus},gpu={gpu},nic={gpus}x{rate}G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=H100,nvls=no,nic=8x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=H100,nic=4x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=H100,nvls=no,nic=2x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=B200,nic=4x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=A100,nic=4x200G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=H100,cpu=amd,nic=8x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=A100,nvswitch=no,nic=8x200G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=L40S,nic=2x200G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=8,gpu=H100,nic=1x100G-RoCE,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=4,gpu=H100,nicpath=SYS,nic=2x400G-IB,collnet=yes")
+    # 16 GPUs per node: beyond NCCL_MAX_DIRECT_ARITY+1 local ranks (CollNetDirect from 2.23,
+    # CollNetChain from 2.28 leave the pick, enqueue.cc).
+    for nodes in (2, 8):
+        cases.append(f"nodes={nodes},gpus=16,gpu=H100,nvls=no,nic=16x400G-IB,collnet=yes")
+        cases.append(f"nodes={nodes},gpus=16,gpu=A100,nic=16x200G-IB,collnet=yes")
     return cases
 
 
@@ -93,6 +121,48 @@ def fuzz(n, seed):
     return out
 
 
+COLLNET_ENV = ENV_CHOICES + [("COLLNETDIRECT,COLLNETCHAIN", ""), ("^COLLNETDIRECT", ""), ("COLLNETCHAIN,RING", "")]
+
+
+def collnet_fuzz(n, seed, version):
+    """Random multi-node CollNet cases, appended after fuzz() (its cases stay as they were): the
+    graphs as NCCL's `Pattern` lines -- ring, tree, the CollNet chain graph (pattern 3, the ring's
+    channels) and from 2.22 the CollNetDirect graph (pattern 6, 1..GPUs channels); before 2.22 NCCL
+    searches one CollNet graph for both algorithms. NVLS on some sm90+ cases; NCCL_ALGO naming
+    CollNet too."""
+    rng = random.Random(seed * 1000003 + 17)
+    out = []
+    for _ in range(n):
+        nodes = rng.choice([2, 3, 4, 8, 32])
+        gpus = rng.choice([1, 2, 4, 8])
+        sm = rng.choice([80, 90, 100])
+        cpu = rng.choice(["intel", "intel", "amd", "arm"])
+        nch = rng.choice([1, 2, 4, 8, 12, 16])
+        ti = rng.choice(PATHS_INTRA) if gpus > 1 else "LOC"
+        te = rng.choice(PATHS_INTER)
+        bi, be = rng.choice(SPEEDS), rng.choice(SPEEDS)
+        ci, ce = rng.choice(SPEEDS), rng.choice(SPEEDS)
+        lines = [f"h:1:1 [0] NCCL INFO Pattern 4, crossNic 0, nChannels {nch}, bw {bi:.6f}/{be:.6f}, type {ti}/{te}, sameChannels 1",
+                 f"h:1:1 [0] NCCL INFO Pattern {rng.choice([1, 2, 3])}, crossNic 0, nChannels {nch}, "
+                 f"bw {rng.choice(SPEEDS):.6f}/{be:.6f}, type {ti}/{te}, sameChannels 1",
+                 f"h:1:1 [0] NCCL INFO Pattern 3, crossNic 0, nChannels {nch}, bw {ci:.6f}/{ce:.6f}, type {ti}/{te}, sameChannels 1"]
+        if version >= (2, 22, 0):
+            dch = rng.choice(sorted({1, max(1, gpus // 2), gpus}))
+            lines.append(f"h:1:1 [0] NCCL INFO Pattern 6, crossNic 0, nChannels {dch}, "
+                         f"bw {rng.choice(SPEEDS):.6f}/{rng.choice(SPEEDS):.6f}, type {ti}/{te}, sameChannels 1")
+        nvs = gpus > 1 and (sm >= 90 or rng.random() < 0.5)
+        nvls = sm >= 90 and gpus > 2 and nvs and rng.random() < 0.6
+        if nvls:
+            vi, ve = rng.choice(SPEEDS[:8]), rng.choice(SPEEDS[:8])
+            lines.append(f"h:1:1 [0] NCCL INFO Pattern 5, crossNic 0, nChannels {rng.choice([1, 2, 4, gpus])}, "
+                         f"bw {vi:.6f}/{ve:.6f}, type NVL/{te}, sameChannels 0")
+        spec = f"nodes={nodes},gpus={gpus},sm={sm},cpu={cpu},nvlink={'NV18' if nvs else 'none'}," \
+               f"nvswitch={'yes' if nvs else 'no'},nic={gpus}x400G-IB,collnet=yes"
+        algo, proto = rng.choice(COLLNET_ENV)
+        out.append((spec, "\n".join(lines) + "\n", algo, proto))
+    return out
+
+
 def run_ncdx(ncdx, spec, version, minb, maxb, extra=()):
     out = subprocess.run([ncdx, "model", "--spec", spec, "--nccl", version, "-b", str(minb), "-e", str(maxb),
                           "--json", "--explain", *extra], capture_output=True, text=True)
@@ -107,7 +177,7 @@ def oracle_line(cid, m):
     g = {gr["algo"]: gr for gr in m["graphs"]}
     items = [f"case={cid}", f"nodes={nodes}", f"ranks={m['nranks']}", f"cc={spec['sm']}",
              f"cpu={spec.get('cpu', 'intel')}", f"nvs={1 if spec.get('nvswitch') == 'yes' else 0}",
-             f"channels={m['comm_channels']}"]
+             f"channels={m['comm_channels']}", f"collnet={1 if spec.get('collnet') == 'yes' else 0}"]
     sizes = sorted({p["bytes"] for p in m["predictions"]})
     items.append("sizes=" + ",".join(map(str, sizes)))
     for a, name in GRAPH_OF.items():
@@ -119,12 +189,16 @@ def oracle_line(cid, m):
         same = 0 if name == "NVLS" else 1
         items.append(f"g.{a}={gr['nchannels']},{gr['bw_intra_gbps']!r},{gr['bw_inter_gbps']!r},"
                      f"{gr['type_intra']},{gr['type_inter']},{gr['pattern']},{same},0")
+        if "heads" in gr:
+            items.append(f"h.{a}={gr['heads']}")
     return " ".join(items)
 
 
 def close(a, b, tol):
     if a == b:
         return True
+    if a is None or b is None:   # NaN (JSON null) on one side only
+        return False
     return abs(a - b) <= tol * max(abs(a), abs(b))
 
 
@@ -151,7 +225,7 @@ def compare(cid, spec, m, o, tol):
         key = (cell["coll"], cell["algo"], cell["proto"])
         nlat, nbw = ncdx_tab.get(key, (0.0, 0.0))
         check("bw", key, cell["bw_gbps"], nbw)
-        if cell["bw_gbps"] > 0 or nbw > 0:
+        if any(x is None or x > 0 for x in (cell["bw_gbps"], nbw)):   # non-zero (or NaN) on either side
             check("lat", key, cell["lat_us"], nlat)
     picks = {(p["coll"], p["bytes"]): p for p in o["picks"]}
     for p in m["predictions"]:
@@ -181,14 +255,20 @@ def main():
     ap.add_argument("-b", default="8")
     ap.add_argument("-e", default="1G")
     ap.add_argument("--fuzz", type=int, default=0, help="random graph cases instead of the cluster sweep")
+    ap.add_argument("--collnet", action="store_true",
+                    help="CollNet cases after the others: collnet_sweep(), or --fuzz/2 collnet_fuzz() cases")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args()
 
+    version_code = tuple(int(x) for x in args.nccl.split("."))
     if args.fuzz:
         cases = fuzz(args.fuzz, args.seed)
+        if args.collnet:
+            cases += collnet_fuzz(args.fuzz // 2, args.seed, version_code)
     else:
         cases = [(spec, None, "", "") for spec in sweep()]
-    version_code = tuple(int(x) for x in args.nccl.split("."))
+        if args.collnet:
+            cases += [(spec, None, "", "") for spec in collnet_sweep()]
     specs, models, lines, envs = [], [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         for i, (spec, log, algo, proto) in enumerate(cases):
@@ -225,6 +305,7 @@ def main():
             oracle[d["case"]] = d
 
     tot = collections.Counter()
+    collnet_tot = collections.Counter()   # the collnet=yes cases alone (also in tot)
     groups = collections.Counter()
     with open(args.out, "w") as f:
         for i, (spec, m) in enumerate(zip(specs, models)):
@@ -234,15 +315,17 @@ def main():
             rec["nccl_tag"] = args.tag
             rec["oracle_input"] = lines[i]
             rec["env"] = {"NCCL_ALGO": envs[i][0], "NCCL_PROTO": envs[i][1]}
-            for k in ("bw_cells", "bw_agree", "lat_cells", "lat_agree", "picks", "pick_agree"):
-                tot[k] += rec[k]
-            tot["cases"] += 1
-            tot["cases_all_agree"] += not rec["mismatches"]
+            for t in (tot, collnet_tot) if "collnet=yes" in m["spec"] else (tot,):
+                for k in ("bw_cells", "bw_agree", "lat_cells", "lat_agree", "picks", "pick_agree"):
+                    t[k] += rec[k]
+                t["cases"] += 1
+                t["cases_all_agree"] += not rec["mismatches"]
             for mm in rec["mismatches"]:
                 groups[(mm["what"], mm["coll"], mm.get("algo", ""), mm.get("proto", ""))] += 1
             f.write(json.dumps(rec, sort_keys=True) + "\n")
         summary = {"summary": True, "nccl_tag": args.tag, "ncdx_nccl": args.nccl, "tol": args.tol,
-                   "input": f"fuzz {args.fuzz} seed {args.seed}" if args.fuzz else "sweep", **tot,
+                   "input": (f"fuzz {args.fuzz} seed {args.seed}" if args.fuzz else "sweep") + (" +collnet" if args.collnet else ""),
+                   **tot, "collnet": collnet_tot,
                    "bw_agree_pct": 100.0 * tot["bw_agree"] / max(1, tot["bw_cells"]),
                    "lat_agree_pct": 100.0 * tot["lat_agree"] / max(1, tot["lat_cells"]),
                    "pick_agree_pct": 100.0 * tot["pick_agree"] / max(1, tot["picks"]),

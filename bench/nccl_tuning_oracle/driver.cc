@@ -11,8 +11,14 @@
 // Input: one case per line on stdin, whitespace-separated key=value items:
 //   case=ID nodes=N ranks=R cc=90 cpu=intel|amd|arm nvs=1 channels=C sizes=8,16,...
 //   g.<algo>=nChannels,bwIntra,bwInter,typeIntra,typeInter,pattern,sameChannels,latencyInter
+//   collnet=0|1 h.<algo>=H
 // with <algo> one of NCCL's algorithm indices 0..NCCL_NUM_ALGORITHMS-1 and path types by name
 // (NVL, PXB, ...; resolved with NCCL's own PATH_* constants). Graphs not given have 0 channels.
+// collnet=1: a CollNet (SHARP) plugin is loaded and NCCL_COLLNET_ENABLE=1, its collectives
+// support float sum and it has iallgather/ireducescatter (net v8+). h.<algo>: the number of
+// distinct head GPUs over the graph's channels (graph.intra[c*localRanks], local ranks 0..H-1;
+// the search's output that init.cc and coll_net.cc turn into collNetHeadsNum).
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -21,6 +27,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "comm.h"
@@ -149,7 +156,8 @@ std::vector<std::string> split(const std::string& s, char sep) {
 
 struct Case {
   std::string id;
-  int nodes = 1, ranks = 1, cc = 90, nvs = 0, channels = 1;
+  int nodes = 1, ranks = 1, cc = 90, nvs = 0, channels = 1, collnet = 0;
+  int heads[NCCL_NUM_ALGORITHMS] = {};
   std::string cpu = "intel";
   std::vector<size_t> sizes;
   struct ncclTopoGraph graphs[NCCL_NUM_ALGORITHMS];
@@ -172,6 +180,11 @@ bool parse(const std::string& line, Case& c) {
     else if (k == "nvs") c.nvs = std::atoi(v.c_str());
     else if (k == "channels") c.channels = std::atoi(v.c_str());
     else if (k == "cpu") c.cpu = v;
+    else if (k == "collnet") c.collnet = std::atoi(v.c_str());
+    else if (k.rfind("h.", 0) == 0) {
+      int a = std::atoi(k.c_str() + 2);
+      if (a >= 0 && a < NCCL_NUM_ALGORITHMS) c.heads[a] = std::atoi(v.c_str());
+    }
     else if (k == "sizes") { for (auto& s : split(v, ',')) c.sizes.push_back(std::strtoull(s.c_str(), nullptr, 10)); }
     else if (k.rfind("g.", 0) == 0) {
       int a = std::atoi(k.c_str() + 2);
@@ -215,6 +228,55 @@ ncclResult_t algo_time(struct ncclComm* comm, int coll, int a, int p, size_t byt
 #endif
 }
 
+// The algorithms the cost loop of enqueue.cc leaves out for a float sum (collNetSupport: the
+// plugin's support of float sum, assumed, and CollNet enabled; nvlsSupport: an NVLS graph and
+// float sum, which NVLS supports):
+//   CollNet* without collNetSupport           (v2.18.6-1 :1166, v2.27.7-1 :1765)
+//   CollNetDirect beyond 8 local ranks, 2.23+ (v2.23.4-1 :1793, NCCL_MAX_DIRECT_ARITY+1)
+//   CollNetChain beyond 8 local ranks, 2.28+  (v2.28.3-1 updateCollCostTable, v2.28.9-1 :1801)
+//   NVLS across nodes without collNetSupport  (v2.18.6-1 :1168, v2.27.7-1 :1769)
+//   NVLS AllGather/ReduceScatter across nodes, 2.19-2.26 (v2.19.4-1 :1187, v2.23.4-1 :1797),
+//     also beyond NCCL_MAX_NVLS_ARITY ranks in 2.25-2.26 (v2.26.6-1 :1689)
+//   NVLS/NVLSTree, but AllReduce, beyond NCCL_MAX_NVLS_ARITY local ranks, 2.27+ (v2.27.7-1 :1768)
+bool skip_algo(const struct ncclComm* comm, int f, int a, int collnet) {
+  const bool agrs = f == ncclFuncAllGather || f == ncclFuncReduceScatter;
+  if ((a == NCCL_ALGO_COLLNET_DIRECT || a == NCCL_ALGO_COLLNET_CHAIN) && !collnet) return true;
+#if NCCL_VERSION_CODE >= 22300
+  if (a == NCCL_ALGO_COLLNET_DIRECT && comm->maxLocalRanks > NCCL_MAX_DIRECT_ARITY + 1) return true;
+#endif
+#if NCCL_VERSION_CODE >= 22803
+  if (a == NCCL_ALGO_COLLNET_CHAIN && comm->maxLocalRanks > NCCL_MAX_DIRECT_ARITY + 1) return true;
+#endif
+#if NCCL_NUM_ALGORITHMS > 4
+  if (a == NCCL_ALGO_NVLS && !collnet && comm->nNodes > 1) return true;
+#if NCCL_VERSION_CODE >= 21900 && NCCL_VERSION_CODE < 22500
+  if (a == NCCL_ALGO_NVLS && agrs && comm->nNodes > 1) return true;
+#elif NCCL_VERSION_CODE >= 22500 && NCCL_VERSION_CODE < 22700
+  if (a == NCCL_ALGO_NVLS && agrs && (comm->nNodes > 1 || comm->nRanks > NCCL_MAX_NVLS_ARITY)) return true;
+#elif NCCL_VERSION_CODE >= 22700
+  if ((a == NCCL_ALGO_NVLS || a == NCCL_ALGO_NVLS_TREE) && f != ncclFuncAllReduce && comm->localRanks > NCCL_MAX_NVLS_ARITY)
+    return true;
+#endif
+#endif
+  (void)agrs;
+  return false;
+}
+
+// The graph CollNetDirect reads: before 2.22 init.cc searches one CollNet graph (pattern TREE,
+// the ring's channels) for both CollNet algorithms (graphs[] = {tree, ring, collNet, collNet,
+// ...}, init.cc:906 @v2.21.5-1), the CollNetChain input here; from 2.22 a COLLNET_DIRECT graph
+// of its own (init.cc:696 @v2.22.3-1).
+constexpr int kCollNetDirectGraph = NCCL_VERSION_CODE < 22200 ? NCCL_ALGO_COLLNET_CHAIN : NCCL_ALGO_COLLNET_DIRECT;
+
+// JSON has no NaN/Inf (NCCL's arithmetic can make them, e.g. a 0-channel graph): null.
+void num(const char* key, double v) {
+  if (std::isfinite(v)) std::printf("\"%s\":%.9g", key, v);
+  else std::printf("\"%s\":null", key);
+}
+
+// Stands in for the plugin's iallgather/ireducescatter: tuning only tests them for nullptr.
+int unused_plugin_call() { std::abort(); }
+
 }  // namespace
 
 int main() {
@@ -245,19 +307,61 @@ int main() {
 #if NCCL_VERSION_CODE >= 22200
     comm->netDeviceType = NCCL_NET_DEVICE_HOST;
 #endif
-    // No CollNet plugin in these cases.
-#if NCCL_VERSION_CODE >= 22700
-    comm->config.collnetEnable = 0;
-#else
-    comm->collNetSupport = 0;
-#endif
     comm->nvlsSupport = c.graphs[NCCL_ALGO_NVLS].nChannels > 0;  // init.cc: no NVLS graph, no NVLS
+    // CollNet. init.cc turns it off when the CollNet (chain) graph found no channel and below
+    // NCCL_COLLNET_NODE_THRESHOLD (2) nodes (v2.18.6-1 :1003,1015-1019; v2.27.7-1 :1017,1028-1032).
+    const int collnet = c.collnet && c.graphs[NCCL_ALGO_COLLNET_CHAIN].nChannels > 0 && c.nodes >= 2;
+#if NCCL_VERSION_CODE >= 22700
+    comm->config.collnetEnable = collnet;
+#else
+    comm->collNetSupport = collnet;
+#endif
+    // The rank -> node map tuning.cc walks from 2.27 (one node per localRanks ranks here).
+    std::vector<int> rankToNode(c.ranks);
+    for (int r = 0; r < c.ranks; ++r) rankToNode[r] = r / comm->localRanks;
+    comm->rankToNode = rankToNode.data();
+    using NodeRanks = std::remove_pointer_t<decltype(comm->nodeRanks)>;
+    std::vector<NodeRanks> nodeRanks(c.nodes);
+    for (auto& nr : nodeRanks) { std::memset(&nr, 0, sizeof(nr)); nr.localRanks = comm->localRanks; }
+    comm->nodeRanks = nodeRanks.data();
+    // The plugin's collectives (2.20+ tuning.cc asks for iallgather/ireducescatter); never called.
+    using CollNet = std::remove_pointer_t<decltype(comm->ncclCollNet)>;
+    static CollNet plugin;
+    std::memset(&plugin, 0, sizeof(plugin));
+#if NCCL_VERSION_CODE >= 22000
+    plugin.iallgather = reinterpret_cast<decltype(plugin.iallgather)>(&unused_plugin_call);
+    plugin.ireducescatter = reinterpret_cast<decltype(plugin.ireducescatter)>(&unused_plugin_call);
+#endif
+    comm->ncclCollNet = collnet ? &plugin : nullptr;
+    // The head count (ncclCollNetSetup, before ncclTopoTuneModel in init.cc): the distinct heads
+    // of the CollNet graph -- 2.20 keeps all channels' heads in collNetHeadsNum and the distinct
+    // ones in collNetHeadsUniqueNum (init.cc:594-621 @v2.20.3-1), 2.21+ the distinct ones
+    // (init.cc:642 @v2.21.5-1; coll_net.cc:1501 @v2.27.7-1); from 2.28 the NVLS heads (one per
+    // NVLS channel, connect.cc connectNvls) when NVLS is supported (coll_net.cc:1492-1509 @v2.28.9-1).
+    if (collnet) {
+      const int direct = c.heads[kCollNetDirectGraph];
+#if NCCL_VERSION_CODE >= 22000 && NCCL_VERSION_CODE < 22100
+      comm->collNetHeadsNum = c.graphs[kCollNetDirectGraph].nChannels;
+      comm->collNetHeadsUniqueNum = direct;
+#elif NCCL_VERSION_CODE >= 22800
+      comm->collNetHeadsNum = comm->nvlsSupport ? c.graphs[NCCL_ALGO_NVLS].nChannels : direct;
+#else
+      comm->collNetHeadsNum = direct;
+#endif
+#if NCCL_VERSION_CODE >= 23007
+      // coll_net.cc:1676-1689,1730 @v2.30.7-1: CollNetChain only when its heads are CollNet
+      // heads. Heads are local ranks 0..H-1 here, so the chain's set is inside the other's
+      // exactly when it is not larger.
+      comm->collNetChainSupport = c.heads[NCCL_ALGO_COLLNET_CHAIN] <= comm->collNetHeadsNum;
+#endif
+    }
 #if NCCL_VERSION_CODE >= 22800
     // init.cc calls it right before ncclTopoTuneModel (a tuner plugin may then edit them; none here).
     if (ncclTopoInitTunerConstants(comm) != ncclSuccess) return 70;
 #endif
     struct ncclTopoGraph* graphs[NCCL_NUM_ALGORITHMS];
     for (int a = 0; a < NCCL_NUM_ALGORITHMS; ++a) graphs[a] = &c.graphs[a];
+    graphs[NCCL_ALGO_COLLNET_DIRECT] = &c.graphs[kCollNetDirectGraph];
     if (ncclTopoTuneModel(comm, c.cc, c.cc, graphs) != ncclSuccess) {
       std::fprintf(stderr, "driver: ncclTopoTuneModel failed for %s\n", c.id.c_str());
       return 70;
@@ -268,8 +372,12 @@ int main() {
     for (int f = 0; f < NCCL_NUM_FUNCTIONS; ++f)
       for (int a = 0; a < NCCL_NUM_ALGORITHMS; ++a)
         for (int p = 0; p < NCCL_NUM_PROTOCOLS; ++p) {
-          std::printf("%s{\"coll\":\"%s\",\"algo\":\"%s\",\"proto\":\"%s\",\"lat_us\":%.9g,\"bw_gbps\":%.9g}", first ? "" : ",",
-                      ncclFuncStr[f], ncclAlgoStr[a], ncclProtoStr[p], comm->latencies[f][a][p], comm->bandwidths[f][a][p]);
+          std::printf("%s{\"coll\":\"%s\",\"algo\":\"%s\",\"proto\":\"%s\",", first ? "" : ",", ncclFuncStr[f],
+                      ncclAlgoStr[a], ncclProtoStr[p]);
+          num("lat_us", comm->latencies[f][a][p]);
+          std::printf(",");
+          num("bw_gbps", comm->bandwidths[f][a][p]);
+          std::printf("}");
           first = false;
         }
     std::printf("],\"max_threads\":[");
@@ -281,18 +389,15 @@ int main() {
     // updateCollCostTable + topoGetAlgoInfo (v2.23.4-1 :1780-1830, v2.27.7-1 :1753-1806), restated
     // because they are static there. The cost of every (algo, proto) is NCCL's own
     // ncclTopoGetAlgoTime with numPipeOps 1; algorithms are skipped as those functions do for a
-    // float sum without a CollNet plugin (CollNet; NVLS across nodes; NVLS/NVLSTree without
-    // nvlsSupport or, except AllReduce, beyond NCCL_MAX_NVLS_ARITY local ranks -- neither occurs
-    // here, an NVLS graph with 0 channels has bandwidth 0). The strict minimum over non-negative
-    // times wins (first index on ties); 2.19-2.23 fall back to the best "backup" Ring cell
-    // (comm->ringbdw) when nothing else is left.
+    // float sum (skip_algo). The strict minimum over non-negative times wins (first index on
+    // ties); 2.19-2.23 fall back to the best "backup" Ring cell (comm->ringbdw) when nothing else
+    // is left.
     for (int f = 0; f < NCCL_NUM_FUNCTIONS; ++f)
       for (size_t bytes : c.sizes) {
         float best = 3600000000.0f, backupBest = 3600000000.0f;
         int ba = -1, bp = -1, ka = -1, kp = -1;
         for (int a = 0; a < NCCL_NUM_ALGORITHMS; ++a) {
-          if (a == NCCL_ALGO_COLLNET_DIRECT || a == NCCL_ALGO_COLLNET_CHAIN) continue;
-          if (a == NCCL_ALGO_NVLS && comm->nNodes > 1) continue;
+          if (skip_algo(comm, f, a, collnet)) continue;
           for (int p = 0; p < NCCL_NUM_PROTOCOLS; ++p) {
             float t = -1;
             bool backup = false;

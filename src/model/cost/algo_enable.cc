@@ -52,11 +52,11 @@ core::Status apply_list(const std::string& text, std::array<std::array<bool, N>,
 
 }  // namespace
 
-bool algo_runs(Collective c, Algo a, Family f) {
+bool algo_runs(Collective c, Algo a, const NcclVersion& v) {
   if (c == Collective::Broadcast || c == Collective::Reduce) return a == Algo::Ring;
   if (c == Collective::AllGather || c == Collective::ReduceScatter) {
-    if (f == Family::V2_14_18) return a == Algo::Ring;
-    return a == Algo::Ring || a == Algo::Nvls || a == Algo::CollNetDirect || a == Algo::Pat;
+    if (v.family() == Family::V2_14_18) return a == Algo::Ring;
+    return a == Algo::Ring || a == Algo::Nvls || (a == Algo::CollNetDirect && v.code() >= 22000) || a == Algo::Pat;
   }
   return c == Collective::AllReduce && a != Algo::Pat;
 }

@@ -19,11 +19,12 @@ struct EnableMatrix {
 // Which algorithm tokens exist in this version (NVLS/NVLSTree from 2.17, PAT from 2.23).
 bool algo_known(Algo a, const NcclVersion& v);
 
-// Whether NCCL computes a cost for (collective, algorithm) at all in this family, i.e. has the
+// Whether NCCL computes a cost for (collective, algorithm) at all in this release, i.e. has the
 // algorithm for that function: Broadcast/Reduce Ring only; AllGather/ReduceScatter Ring, NVLS,
-// CollNetDirect, PAT (Ring only before 2.19); AllReduce all but PAT (NVIDIA/nccl
-// src/graph/tuning.cc:255-259 @ v2.27.7-1). c must be one of the five NCCL functions.
-bool algo_runs(Collective c, Algo a, Family f);
+// CollNetDirect (from 2.20: tuning.cc:169-170 @ v2.20.3-1; :168-169 @ v2.19.4-1 has Ring and NVLS
+// only), PAT (Ring only before 2.19); AllReduce all but PAT (NVIDIA/nccl src/graph/tuning.cc:255-259
+// @ v2.27.7-1). c must be one of the five NCCL functions.
+bool algo_runs(Collective c, Algo a, const NcclVersion& v);
 // Whether the protocol exists for the algorithm: NVLS, NVLSTree (tuning.cc:262 @ v2.27.7-1), PAT
 // (:264) and CollNet (bandwidth 0 for LL/LL128, :286-287) run Simple only.
 bool proto_runs(Algo a, Proto p);

@@ -190,14 +190,19 @@ Graphs estimate_graphs(const ClusterSpec& spec, const Capacities& cap, const kno
 
   // ---- CollNet (SHARP): only with the plugin; modelled as the ring's channels through the NICs.
   if (spec.collnet && multi) {
-    Graph cd = ring;
-    cd.pattern = 6;
-    cd.nchannels = std::max(1, std::min(cap.nics, 9));
-    cd.bw_inter = std::min(cap.net_path, ring.bw_inter * ring.nchannels / cd.nchannels);
-    g[static_cast<int>(Algo::CollNetDirect)] = cd;
     Graph cc = ring;
     cc.pattern = 3;
     g[static_cast<int>(Algo::CollNetChain)] = cc;
+    // Before 2.22 one CollNet graph (pattern TREE, the ring's channels) serves both algorithms
+    // (init.cc:906 @v2.21.5-1); 2.22 searches a COLLNET_DIRECT graph of its own (init.cc:696
+    // @v2.22.3-1).
+    Graph cd = cc;
+    if (version_code >= 22200) {
+      cd.pattern = 6;
+      cd.nchannels = std::max(1, std::min(cap.nics, 9));
+      cd.bw_inter = std::min(cap.net_path, ring.bw_inter * ring.nchannels / cd.nchannels);
+    }
+    g[static_cast<int>(Algo::CollNetDirect)] = cd;
     notes.push_back("CollNet graphs are estimated from the NIC count (no search replay)");
   }
   g[static_cast<int>(Algo::Pat)] = tree;  // PAT runs on the tree graph (init.cc:687 @v2.27.7-1)

@@ -9,6 +9,7 @@
 #include "knowledge/gpu_models.h"
 #include "knowledge/nccl_tuning.h"
 #include "model/cost/algo_enable.h"
+#include "model/cost/collnet.h"
 #include "model/cost/graph_estimate.h"
 #include "model/cost/predict.h"
 
@@ -68,11 +69,12 @@ struct ModelBuilder {
       hw[a] = N == 1 ? intraHw[a] : kHwNet;
     }
     const bool pat_enable = spec.sm >= 60 && N == n && m.version_.code() >= 22300;  // ncclPatEnable (auto)
+    const CollNetState cn = collnet_state(spec, G, m.version_);
 
     for (int coll = 0; coll < kNumNcclFuncs; ++coll) {
       const int nsteps = coll == AR ? 2 * (n - 1) : (coll == RS || coll == AG) ? n - 1 : n;
       for (int a = 0; a < kNumAlgos; ++a) {
-        if (!algo_runs(static_cast<Collective>(coll), static_cast<Algo>(a), fam)) continue;
+        if (!algo_runs(static_cast<Collective>(coll), static_cast<Algo>(a), m.version_)) continue;
         for (int p = 0; p < kNumProtos; ++p) {
           if ((a == NVLS || a == NVLST) && p != SIMPLE) continue;
           if (a == PAT && (p != SIMPLE || !pat_enable)) continue;
@@ -114,7 +116,15 @@ struct ModelBuilder {
           if (a == PAT) busBw *= m.version_.code() >= 22400 ? .75 : .85;
           if (collnet && p != SIMPLE) busBw = 0;
           if (a == CND && p == SIMPLE) {
-            if (coll == AG || coll == RS) {
+            if ((coll == AG || coll == RS) && code < 22700) {
+              // 2.20-2.26: the per-channel rate x ppn, off across nodes when a node has more
+              // ranks than CollNet heads, and a measured 0.95 (1 ppn) to 0.85 (8 ppn)
+              // (tuning.cc:189-203 @v2.20.3-1, :188-202 @v2.21.5-1).
+              busBw = ppn * bw;
+              if (N > 1 && ppn > cn.heads) busBw = 0;
+              const double w = (ppn - 1) / (8 - 1);
+              busBw *= w * 0.85 + (1 - w) * 0.95;
+            } else if (coll == AG || coll == RS) {
               busBw = ppn * std::min(g.bw_intra, g.bw_inter * 0.9);
             } else {
               double factor = ppn / (1.0 * std::max(1, g.nchannels));
@@ -123,10 +133,13 @@ struct ModelBuilder {
               if (spec.sm >= 90) busBw *= .85;
             }
           }
-          // NVLS/CollNetDirect AllGather/ReduceScatter across nodes need the CollNet plugin's
-          // iallgather/ireducescatter and one head per local rank (2.27+); we assume a plugin
-          // that has them when collnet is set.
-          if ((a == NVLS || a == CND) && (coll == AG || coll == RS) && N > 1 && !spec.collnet) busBw = 0;
+          // NVLS/CollNetDirect AllGather/ReduceScatter across nodes need CollNet, the plugin's
+          // iallgather/ireducescatter (assumed when collnet is set) and no node with more ranks
+          // than CollNet heads (tuning.cc:299-318 @v2.27.7-1). Before 2.27 the cost loop drops
+          // NVLS there (pick_filter.h) and CollNetDirect has its own rule above.
+          if ((a == NVLS || a == CND) && (coll == AG || coll == RS) && N > 1 && code >= 22700 &&
+              (!cn.enabled || spec.gpus_per_node > cn.heads))
+            busBw = 0;
 
           // Bus bandwidth -> algorithm bandwidth.
           // AllGather/ReduceScatter keep the bus rate for every algorithm but Ring from 2.23
@@ -146,6 +159,7 @@ struct ModelBuilder {
             busBw *= ratio;
           }
           m.bw_[coll][a][p] = busBw;
+          if (a == RING) m.ring_backup_[coll][p] = busBw;  // comm->ringbdw (2.19-2.23)
 
           // Latency.
           double lat = t.base_lat[a][p];
@@ -198,18 +212,33 @@ struct ModelBuilder {
     const Family fam = m.version_.family();
     const auto& G = m.graphs_;
     bool nvls_ok = G[NVLS].nchannels > 0;
+    const CollNetState cn = collnet_state(spec, G, m.version_);
+    const int code = m.version_.code();
     for (int c = 0; c < kNumNcclFuncs; ++c)
       for (int a = 0; a < kNumAlgos; ++a) {
         bool disable = !em->algo[c][a] || !algo_known(static_cast<Algo>(a), m.version_);
         if (spec.nodes == 1 && a == NVLST) disable = true;
-        if (!spec.collnet && (a == CND || a == CNC || (a == NVLS && spec.nodes > 1))) disable = true;
+        if (!cn.enabled && (a == CND || a == CNC || (a == NVLS && spec.nodes > 1))) disable = true;
+        // 2.30.7: CollNetChain off when its heads are not all CollNet heads (tuning.cc:507 @v2.30.7-1).
+        if (cn.enabled && a == CNC && !cn.chain_support) disable = true;
         if (!spec.nvswitch && a == CND) disable = true;
         if ((a == NVLS || a == NVLST) && !nvls_ok) disable = true;
         for (int p = 0; p < kNumProtos; ++p) {
           bool pen = em->proto[c][p];
           if (p == LL128 && !(em->proto_set && em->proto[c][p])) pen = pen && ll128_default(c, a);
           if (!pen || disable) m.bw_[c][a][p] = 0;
+          // The Ring backup keeps the protocol rules from 2.22 (tuning.cc:318 @v2.22.3-1; none
+          // in 2.19-2.21, tuning.cc:202-204 @v2.19.1-1).
+          if (a == RING && !pen && code >= 22200) m.ring_backup_[c][p] = 0;
         }
+      }
+    // 2.19-2.23: a function left without any bandwidth gets the Ring backup back in the table
+    // ("at least set ring algo available", tuning.cc:304-318 @v2.19.1-1, :343-356 @v2.23.4-1).
+    if (code >= 21900 && code < 22400)
+      for (int c = 0; c < kNumNcclFuncs; ++c) {
+        bool any = false;
+        for (const auto& row : m.bw_[c]) for (double v : row) any = any || v != 0;
+        if (!any) for (int p = 0; p < kNumProtos; ++p) m.bw_[c][RING][p] = m.ring_backup_[c][p];
       }
     (void)fam;
     return core::Status::ok();
@@ -286,7 +315,10 @@ core::Result<Model> Model::build(const ClusterSpec& spec, const NcclVersion& ver
     b.tune();
     if (auto st = b.enable_rules(); !st) return st;
     if (options.bw_scale > 0 && (options.bw_scale != 1.0 || options.lat_scale != 1.0))
+    {
       for (auto& f : m.bw_) for (auto& a : f) for (auto& p : a) p *= options.bw_scale;
+      for (auto& f : m.ring_backup_) for (auto& p : f) p *= options.bw_scale;
+    }
     if (options.lat_scale > 0 && options.lat_scale != 1.0) {
       for (auto& f : m.lat_) for (auto& a : f) for (auto& p : a) p *= options.lat_scale;
       for (auto& a : m.hop_) for (auto& p : a) p *= options.lat_scale;

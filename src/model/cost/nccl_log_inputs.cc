@@ -47,6 +47,10 @@ void map_patterns(NcclLogFacts& f) {
     else if (p.pattern == 6) g[static_cast<int>(Algo::CollNetDirect)] = p;
     else if (p.pattern == 5) { g[static_cast<int>(Algo::Nvls)] = p; g[static_cast<int>(Algo::NvlsTree)] = p; }
   }
+  // No COLLNET_DIRECT graph in the log: releases before 2.22 search one CollNet graph (pattern
+  // TREE) for both CollNet algorithms (init.cc:906 @v2.21.5-1).
+  if (chain && g[static_cast<int>(Algo::CollNetDirect)].nchannels == 0)
+    g[static_cast<int>(Algo::CollNetDirect)] = g[static_cast<int>(Algo::CollNetChain)];
   if (ring) {
     if (!tree) { g[static_cast<int>(Algo::Tree)] = g[static_cast<int>(Algo::Ring)]; g[static_cast<int>(Algo::Pat)] = g[static_cast<int>(Algo::Ring)]; }
     f.graphs = g;

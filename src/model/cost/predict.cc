@@ -4,7 +4,9 @@
 #include <cmath>
 
 #include "knowledge/nccl_tuning.h"
+#include "model/cost/collnet.h"
 #include "model/cost/graph_estimate.h"
+#include "model/cost/pick_filter.h"
 #include "model/cost/pipeline.h"
 #include "model/cost/predict.h"
 
@@ -33,10 +35,11 @@ struct AlgoTerms {
   double total() const { return bw_us < 0 ? -1 : lat_us + bw_us; }
 };
 
+// bw_override > 0: that bandwidth instead of the table's (the Ring backup).
 AlgoTerms algo_terms(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int a, int p,
-                     std::uint64_t bytes, int num_pipe_ops) {
+                     std::uint64_t bytes, int num_pipe_ops, double bw_override = 0) {
   auto C = static_cast<Collective>(coll);
-  double bw = m.bandwidth(C, static_cast<Algo>(a), static_cast<Proto>(p));
+  double bw = bw_override > 0 ? bw_override : m.bandwidth(C, static_cast<Algo>(a), static_cast<Proto>(p));
   double lat = m.latency(C, static_cast<Algo>(a), static_cast<Proto>(p));
   if (bw <= 0) return {};
   const Family fam = m.version().family();
@@ -58,6 +61,11 @@ AlgoTerms algo_terms(const Model& m, const knowledge::NcclTuningFamily& t, int c
 double algo_time(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int a, int p,
                  std::uint64_t bytes, int num_pipe_ops) {
   return algo_terms(m, t, coll, a, p, bytes, num_pipe_ops).total();
+}
+
+double algo_time_backup(const Model& m, const knowledge::NcclTuningFamily& t, int coll, int p,
+                        std::uint64_t bytes, int num_pipe_ops, double ring_bw) {
+  return algo_terms(m, t, coll, RING, p, bytes, num_pipe_ops, ring_bw).total();
 }
 
 // Point-to-point collectives (nccl-tests alltoall_perf / sendrecv_perf): NCCL runs them as
@@ -126,10 +134,14 @@ std::vector<CostCell> Model::cost_table(Collective coll, std::uint64_t bytes) co
   const auto* t = tables_for(version_);
   int c = static_cast<int>(coll);
   if (!t || c >= kNumNcclFuncs) return out;
+  // Cells the cost loop leaves out keep their table values but no time (NCCL_ALGO_PROTO_IGNORE).
+  const PickContext pc{version_.code(), spec_.nodes, nranks(), spec_.gpus_per_node,
+                       collnet_state(spec_, graphs_, version_).enabled, graphs_[NVLS].nchannels > 0};
   for (int a = 0; a < kNumAlgos; ++a)
     for (int p = 0; p < kNumProtos; ++p) {
       CostCell cell{static_cast<Algo>(a), static_cast<Proto>(p), lat_[c][a][p], bw_[c][a][p], -1};
-      if (nranks() > 1) cell.time_us = algo_time(*this, *t, c, a, p, bytes, std::max(1, options_.num_pipe_ops));
+      if (nranks() > 1 && !pick_skips(pc, coll, static_cast<Algo>(a)))
+        cell.time_us = algo_time(*this, *t, c, a, p, bytes, std::max(1, options_.num_pipe_ops));
       out.push_back(cell);
     }
   return out;
@@ -152,22 +164,24 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
   for (const auto& cell : table)
     if (cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) best = &cell;
   const int code = version_.code();
-  std::optional<Model> backup;  // the Ring backup's tables (2.19-2.23)
+  bool backup = false;  // the pick is the Ring backup (2.19-2.23)
   if (!best && code >= 21900 && code < 22400) {
-    // Ring backup (2.19-2.23): a collective left with no algorithm keeps Ring (tuning.cc
-    // "at least set ring algo available", enqueue.cc backupAlgo). Recompute Ring alone.
-    Options o = options_;
-    o.nccl_algo.clear();
-    auto again = Model::build(spec_, version_, o);
-    if (again.ok()) {
-      backup = std::move(*again);
-      for (const auto& cell : backup->cost_table(coll, bytes))
-        if (cell.algo == Algo::Ring && cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) {
-          table.push_back(cell);
-          best = &table.back();
-        }
-      if (best) p.note = "NCCL_ALGO left no algorithm: NCCL " + version_.str() + " falls back to Ring";
+    // Ring backup (2.19-2.23): with no usable cell NCCL times Ring on comm->ringbdw
+    // (ncclTopoGetAlgoTime's backup, tuning.cc:404-410 @v2.19.1-1; enqueue.cc backupAlgo).
+    const auto* t = tables_for(version_);
+    const int c = static_cast<int>(coll);
+    table.reserve(table.size() + kNumProtos);  // best points into table
+    for (int pr = 0; t && c < kNumNcclFuncs && pr < kNumProtos; ++pr) {
+      if (ring_backup_[c][pr] <= 0) continue;
+      CostCell cell{Algo::Ring, static_cast<Proto>(pr), lat_[c][RING][pr], ring_backup_[c][pr],
+                    algo_time_backup(*this, *t, c, pr, bytes, std::max(1, options_.num_pipe_ops), ring_backup_[c][pr])};
+      if (cell.time_us >= 0 && (!best || cell.time_us < best->time_us)) {
+        table.push_back(cell);
+        best = &table.back();
+      }
     }
+    backup = best != nullptr;
+    if (best) p.note = "no algorithm left: NCCL " + version_.str() + " falls back to Ring (its backup bandwidth)";
   }
   if (!best) {
     p.note = std::string("no algorithm/protocol available for ") + std::string(nccl_name(coll)) +
@@ -175,7 +189,22 @@ Prediction Model::predict(Collective coll, std::uint64_t bytes) const {
     return p;
   }
   if (backup) {
-    Prediction r = backup->predict_entry(coll, bytes, best->algo, best->proto);
+    // NCCL's estimate is the backup cell's; ncdx's time for the Ring it runs comes from the same
+    // cluster without the NCCL_ALGO that left nothing (its channels, chunks and slot windows), and
+    // is never below NCCL's estimate (predict_entry's rule).
+    Options o = options_;
+    o.nccl_algo.clear();
+    auto ring = Model::build(spec_, version_, o);
+    Prediction r = ring.ok() ? ring->predict_entry(coll, bytes, best->algo, best->proto) : Prediction{};
+    if (!r.available) {
+      r = p;
+      r.available = true;
+      r.algo = best->algo;
+      r.proto = best->proto;
+      r.time_us = best->time_us;
+    }
+    r.nccl_time_us = best->time_us;
+    r.time_us = std::max(r.time_us, best->time_us);
     r.note = p.note;
     return r;
   }

@@ -110,6 +110,9 @@ class Model {
   int nvls_channels_ = 0;
   std::array<std::array<std::array<double, kNumProtos>, kNumAlgos>, kNumNcclFuncs> lat_{};
   std::array<std::array<std::array<double, kNumProtos>, kNumAlgos>, kNumNcclFuncs> bw_{};
+  // comm->ringbdw (2.19-2.23): Ring's bandwidth before NCCL_ALGO (and, 2.19-2.21, before the
+  // protocol rules), NCCL's fallback when nothing else is left (tuning.cc, enqueue.cc backupAlgo).
+  std::array<std::array<double, kNumProtos>, kNumNcclFuncs> ring_backup_{};
   std::array<std::array<int, kNumProtos>, kNumAlgos> max_threads_{};
   std::array<std::array<double, kNumProtos>, kNumAlgos> hop_{};
   std::vector<std::string> notes_;

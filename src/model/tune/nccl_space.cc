@@ -21,7 +21,7 @@ core::Result<SearchSpace> nccl_space(measure::Collective c, const cost::NcclVers
   SearchSpace sp;
   for (int a = 0; a < cost::kNumAlgos; ++a) {
     const auto algo = static_cast<cost::Algo>(a);
-    if (!cost::algo_known(algo, v) || !cost::algo_runs(*cc, algo, v.family())) continue;
+    if (!cost::algo_known(algo, v) || !cost::algo_runs(*cc, algo, v)) continue;
     if (algo == cost::Algo::Pat && nodes > 0 && nodes != nranks) continue;
     if (algo == cost::Algo::NvlsTree && nodes == 1) continue;
     for (int p = 0; p < cost::kNumProtos; ++p) {

@@ -5,6 +5,7 @@
 
 #include "core/table.h"
 #include "report/summary_json.h"
+#include "model/cost/collnet.h"
 #include "model/cost/spec_parse.h"
 
 namespace ncdx::report {
@@ -26,10 +27,11 @@ std::string num(double v) {
   return fmt("%.3f", v);
 }
 
-nlohmann::json graph_json(const mc::Graph& g, int algo) {
+nlohmann::json graph_json(const mc::Graph& g, int algo, int gpus_per_node) {
   return {{"algo", std::string(mc::name(static_cast<mc::Algo>(algo)))},
           {"pattern", g.pattern},
           {"nchannels", g.nchannels},
+          {"heads", mc::distinct_heads(g, gpus_per_node)},
           {"bw_intra_gbps", g.bw_intra},
           {"bw_inter_gbps", g.bw_inter},
           {"type_intra", mc::name(g.type_intra)},
@@ -186,8 +188,8 @@ nlohmann::json model_json(const mc::SweepResult* sweep, bool explain, const std:
     j["family"] = std::string(mc::name(sweep->version.family()));
     j["comm_channels"] = sweep->comm_channels;
     j["graphs"] = nlohmann::json::array();
-    for (int a : {0, 1, 4})
-      if (sweep->graphs[a].nchannels > 0) j["graphs"].push_back(graph_json(sweep->graphs[a], a));
+    for (int a : {0, 1, 2, 3, 4})
+      if (sweep->graphs[a].nchannels > 0) j["graphs"].push_back(graph_json(sweep->graphs[a], a, sweep->spec.gpus_per_node));
     j["predictions"] = nlohmann::json::array();
     for (const auto& row : sweep->rows) {
       auto p = prediction_json(row.prediction);

@@ -5,21 +5,13 @@
 
 #include "model/cost/algo_enable.h"
 #include "model/cost/predict.h"
+#include "support/model_graph.h"
 
 using namespace ncdx::model::cost;
 
 namespace {
 
-Graph graph(int c, double bi, double be, PathType ti, PathType te, int pattern = 4) {
-  Graph g;
-  g.nchannels = c;
-  g.bw_intra = bi;
-  g.bw_inter = be;
-  g.type_intra = ti;
-  g.type_inter = te;
-  g.pattern = pattern;
-  return g;
-}
+using ncdx::model::cost::testing::graph;
 
 Options with_graphs(Graph ring, Graph tree, Graph nvls = {}) {
   Options o;
@@ -253,6 +245,28 @@ TEST(AlgoEnable, TreeOnlyBreaksAllGatherFrom_2_24) {
   ASSERT_TRUE(m18.ok());
   EXPECT_EQ(m18->predict(Collective::AllGather, 1 << 20).algo, Algo::Ring);  // only AllReduce filtered
   EXPECT_EQ(m18->predict(Collective::AllReduce, 1 << 20).algo, Algo::Tree);
+}
+
+TEST(AlgoEnable, RingBackupInTheTable_2_19_to_2_23) {
+  // NCCL_ALGO=Tree leaves AllGather no cell; 2.19-2.23 put comm->ringbdw back into the table
+  // (tuning.cc:304-318 @v2.19.1-1), which ignores the protocol rules until 2.21 (ringbdw is taken
+  // before them, tuning.cc:202-204 @v2.19.1-1) and keeps them from 2.22 (tuning.cc:318 @v2.22.3-1).
+  Options o = with_graphs(graph(12, 30, 30, PathType::NVL, PathType::LOC), graph(12, 30, 30, PathType::NVL, PathType::LOC, 1));
+  o.nccl_algo = "Tree";
+  o.nccl_proto = "Simple";
+  auto AG = Collective::AllGather;
+  auto m21 = Model::build(dgx_h100(1), {2, 21, 5}, o);
+  auto m22 = Model::build(dgx_h100(1), {2, 22, 3}, o);
+  auto m24 = Model::build(dgx_h100(1), {2, 24, 3}, o);
+  ASSERT_TRUE(m21.ok() && m22.ok() && m24.ok());
+  // Ring Simple AllGather: 12 x 30 x 8/7.
+  EXPECT_NEAR(m21->bandwidth(AG, Algo::Ring, Proto::Simple), 360.0 * 8 / 7, 1e-9);
+  EXPECT_NEAR(m22->bandwidth(AG, Algo::Ring, Proto::Simple), 360.0 * 8 / 7, 1e-9);
+  EXPECT_GT(m21->bandwidth(AG, Algo::Ring, Proto::LL), 0.0);   // NCCL_PROTO=Simple not applied
+  EXPECT_EQ(m22->bandwidth(AG, Algo::Ring, Proto::LL), 0.0);
+  EXPECT_EQ(m24->bandwidth(AG, Algo::Ring, Proto::Simple), 0.0);  // 2.24+: nothing restored
+  // AllReduce keeps its Tree cells: nothing restored there.
+  EXPECT_EQ(m21->bandwidth(Collective::AllReduce, Algo::Ring, Proto::Simple), 0.0);
 }
 
 TEST(BusbwFactor, NcclTestsFactors) {
