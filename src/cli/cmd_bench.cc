@@ -91,11 +91,6 @@ int run(const BenchFlags& fl, const GlobalOptions& g, const std::vector<std::str
     if (o.sizes.size() > 4096) return usage("--sizes: at most 4096 sizes");
   }
 
-  auto be = measure::open_backend(fl.backend, fl.g);
-  if (!be) {
-    std::fprintf(stderr, "ncdx bench: %s\n", be.status().message().c_str());
-    return core::to_int(be.status().code());
-  }
   std::optional<model::cost::ClusterSpec> spec;
   if (!fl.spec.empty()) {
     auto s = model::cost::parse_spec(fl.spec);
@@ -105,6 +100,11 @@ int run(const BenchFlags& fl, const GlobalOptions& g, const std::vector<std::str
   std::optional<model::cost::NcclVersion> version;
   if (!fl.nccl.empty() && !(version = model::cost::NcclVersion::parse(fl.nccl)))
     return usage("--nccl expects an NCCL version such as 2.27.7, got '" + fl.nccl + "'");
+  auto be = measure::open_backend(fl.backend, fl.g);
+  if (!be) {
+    std::fprintf(stderr, "ncdx bench: %s\n", be.status().message().c_str());
+    return core::to_int(be.status().code());
+  }
   if ((spec || version) && be->engine->name() != "nccl")
     return usage("--spec/--nccl set the NCCL cost model's expectation, which applies to --backend nccl only "
                  "(Open MPI's collectives: ncdx model --backend mpi)");
