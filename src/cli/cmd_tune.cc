@@ -71,6 +71,17 @@ int fail(const core::Status& s) {
   return core::to_int(s.code());
 }
 
+// A measured tune's report (either backend): JSON with the context, or the text table.
+template <class Report, class Json, class Text>
+int emit(const core::Result<Report>& rep, const GlobalOptions& g, Json json, Text text) {
+  if (!rep) return fail(rep.status());
+  if (g.json)
+    std::cout << core::dump_json(json(*rep, report::make_context({}, !g.no_timestamps)));
+  else
+    std::cout << text(*rep);
+  return 0;
+}
+
 int run_nccl(const TuneFlags& fl, const GlobalOptions& g) {
   model::tune::NcclTuneOptions o;
   o.colls.clear();
@@ -93,13 +104,7 @@ int run_nccl(const TuneFlags& fl, const GlobalOptions& g) {
   auto plugin = model::tune::find_tuner_plugin(fl.plugin);
   if (!plugin) return fail(plugin.status());
   o.plugin = *plugin;
-  auto rep = model::tune::tune_nccl(o);
-  if (!rep) return fail(rep.status());
-  if (g.json)
-    std::cout << core::dump_json(report::nccl_tune_json(*rep, report::make_context({}, !g.no_timestamps)));
-  else
-    std::cout << report::render_nccl_tune_text(*rep);
-  return 0;
+  return emit(model::tune::tune_nccl(o), g, report::nccl_tune_json, report::render_nccl_tune_text);
 }
 
 int run(const TuneFlags& fl, const GlobalOptions& g) {
@@ -115,13 +120,7 @@ int run(const TuneFlags& fl, const GlobalOptions& g) {
   o.exhaustive = !fl.no_exhaustive;
   o.rules_path = fl.rules.empty() ? "ompi_coll_rules.conf" : fl.rules;
   o.fabric = fl.fabric;
-  auto rep = model::tune::tune_mpi(o);
-  if (!rep) return fail(rep.status());
-  if (g.json)
-    std::cout << core::dump_json(report::tune_json(*rep, report::make_context({}, !g.no_timestamps)));
-  else
-    std::cout << report::render_tune_text(*rep);
-  return 0;
+  return emit(model::tune::tune_mpi(o), g, report::tune_json, report::render_tune_text);
 }
 
 }  // namespace

@@ -96,7 +96,8 @@ judge::NcclTestsRun as_nccl_tests(const measure::BenchResult& b) {
 
 }  // namespace
 
-DerivedSpec spec_from_snapshots(const std::vector<NodeSnapshot>& nodes, const std::vector<int>& gpus_per_node) {
+DerivedSpec spec_from_snapshots(const std::vector<NodeSnapshot>& nodes, const std::vector<int>& gpus_per_node,
+                                const std::string& shape_from) {
   DerivedSpec d;
   if (nodes.empty() || gpus_per_node.size() != nodes.size()) {
     d.why_not = "no node snapshots";
@@ -115,7 +116,7 @@ DerivedSpec spec_from_snapshots(const std::vector<NodeSnapshot>& nodes, const st
   mc::ClusterSpec s;
   s.nodes = static_cast<int>(nodes.size());
   s.gpus_per_node = gpus_per_node.front();
-  d.notes.push_back(fmt::format("nodes={} and gpus={} as the all-reduce ran", s.nodes, s.gpus_per_node));
+  d.notes.push_back(fmt::format("nodes={} and gpus={} {}", s.nodes, s.gpus_per_node, shape_from));
   std::vector<std::string> names;
   for (const auto& n : nodes) {
     std::string name;

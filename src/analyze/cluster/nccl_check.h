@@ -61,7 +61,9 @@ struct DerivedSpec {
   std::vector<std::string> notes;
   std::string why_not;
 };
-DerivedSpec spec_from_snapshots(const std::vector<NodeSnapshot>& nodes, const std::vector<int>& gpus_per_node);
+// `shape_from`: where nodes and GPUs per node came from, for the first note.
+DerivedSpec spec_from_snapshots(const std::vector<NodeSnapshot>& nodes, const std::vector<int>& gpus_per_node,
+                                const std::string& shape_from = "as the all-reduce ran");
 
 // Rank 0: fills spec*, judgement from r.bench (a no-op when it did not run). The verdict's
 // threshold is the judge's (JudgeOptions::slow_below).

@@ -58,12 +58,7 @@ core::Result<DerivedSpec> spec_from_report(std::string_view text, const std::str
       return none;
     }
   }
-  auto d = spec_from_snapshots(nodes, gpus);
-  // Its first note speaks of the all-reduce doctor --cluster --nccl ran; here nothing ran.
-  if (d.spec && !d.notes.empty())
-    d.notes.front() = "nodes=" + std::to_string(d.spec->nodes) + " and gpus=" + std::to_string(d.spec->gpus_per_node) +
-                      ": the report's nodes and the GPUs NVML saw on each";
-  return d;
+  return spec_from_snapshots(nodes, gpus, "from the report's nodes and the GPUs NVML saw on each");
 }
 
 }  // namespace ncdx::analyze
