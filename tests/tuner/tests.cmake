@@ -7,6 +7,11 @@ target_compile_definitions(ncdx_tuner_test PRIVATE NCDX_TUNER_SO="$<TARGET_FILE:
 target_link_libraries(ncdx_tuner_test PRIVATE GTest::gtest_main ${CMAKE_DL_LIBS})
 add_dependencies(ncdx_tuner_test nccl-tuner-ncdx)
 gtest_discover_tests(ncdx_tuner_test TEST_PREFIX tuner. DISCOVERY_TIMEOUT 60 PROPERTIES LABELS "unit;tuner")
+# The plugin's coverage under that harness (gcc --coverage + gcov, whatever compiler builds the
+# rest): measured 2026-12-07 lines 98.6 % (all but the out-of-memory return), branches taken 82.1 %;
+# the floors keep it there.
+add_test(NAME tuner.coverage COMMAND env CC=gcc CXX=g++ GCOV=gcov bash ${CMAKE_SOURCE_DIR}/scripts/plugin-coverage.sh 98 80)
+set_tests_properties(tuner.coverage PROPERTIES LABELS "tuner")
 
 # `ncdx tune --model` end to end: the tuner file it writes, loaded by the plugin above with NCCL's
 # own cost tables from the model (tests/tuner/model_table_check.cc). The calibrated case is the

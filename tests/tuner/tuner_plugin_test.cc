@@ -53,6 +53,12 @@ class TunerPlugin : public ::testing::Test {
     std::ofstream(p, std::ios::binary) << text;
     return p;
   }
+  // ncclTunerPlugin_v5 on a communicator of 8 ranks on 1 node, logging to g_log.
+  static void* init_v5(const ncdxTuner_v5* t) {
+    void* ctx = nullptr;
+    EXPECT_EQ(t->init(&ctx, 1, 8, 1, logger, nullptr, nullptr), 0);
+    return ctx;
+  }
   template <class T>
   const T* sym(const char* name) {
     return static_cast<const T*>(dlsym(lib(), name));
@@ -216,6 +222,13 @@ TEST_F(TunerPlugin, CorruptLinesAreSkippedWithTheirLineNumber) {
       "alltoall,0,100,ring,ll,-1,-1,-1\n"             // not a tunable collective
       + std::string(2000, 'x') + "\n"                 // overlong line
       + std::string("\x01\x02\xff,\xfe\n", 6) +        // binary
+      "allreduce,0,100,ring,ll64,-1,-1,-1\n"          // unknown protocol
+      "allreduce,0,100,ring,ll,1025,-1,-1\n"          // channels above 1024
+      "allreduce,0,100,ring,ll,-1,-2,-1\n"            // nNodes
+      "allreduce,0,100,ring,ll,-1,-1,many\n"          // nRanks
+      "allreduce,0,100,ring,ll,-1,-1,-1,0.5\n"        // numPipeOps
+      "allreduce,0,100,ring,ll,-1,-1,-1,-1,2\n"       // regBuff
+      "allreduce,0,100,ring,ll,-1,-1,-1,-1,-1,x\n"    // 11 fields
       "allreduce , 0 , 100 , ring , simple , 2 , -1 , -1\n";  // the one good line (spaces trimmed)
   setenv("NCDX_TUNER_FILE", write("bad.conf", text).c_str(), 1);
   const auto* t = sym<ncdxTuner_v6>("ncclTunerPlugin_v6");
@@ -223,7 +236,14 @@ TEST_F(TunerPlugin, CorruptLinesAreSkippedWithTheirLineNumber) {
   ASSERT_EQ(t->init(&ctx, 1, 8, 1, logger, nullptr, nullptr), 0);
   int warns = 0;
   for (const auto& l : g_log) warns += l.rfind("2:64:", 0) == 0;
-  EXPECT_EQ(warns, 9);
+  EXPECT_EQ(warns, 16);
+  // Each says what was expected (ncdx_tuner.c parse_rule).
+  for (const char* why : {"unknown protocol", "channels must be -1 or 1..1024", "nNodes must be", "nRanks must be",
+                          "numPipeOps must be", "regBuff must be -1, 0 or 1", "expected 8 to 10 comma-separated fields"}) {
+    bool seen = false;
+    for (const auto& l : g_log) seen |= l.find(why) != std::string::npos;
+    EXPECT_TRUE(seen) << why;
+  }
   bool line2 = false;
   for (const auto& l : g_log) line2 |= l.find("bad.conf:2:") != std::string::npos;
   EXPECT_TRUE(line2);
@@ -235,6 +255,29 @@ TEST_F(TunerPlugin, CorruptLinesAreSkippedWithTheirLineNumber) {
   size_t chunk = 12345;
   EXPECT_EQ(t->getChunkSize(ctx, 4, 50, 1, 2, 2, &chunk), 0);
   EXPECT_EQ(chunk, 12345u);  // NCCL's chunk size kept
+  t->finalize(ctx);
+}
+
+// The plugin keeps at most 4096 rules (MAX_RULES, a fixed array: no allocation per line) and says
+// when a file has more: the first 4096 apply, in file order, the rest are ignored, NCCL unharmed.
+TEST_F(TunerPlugin, MoreRulesThanTheCapAreIgnoredAndSaid) {
+  std::string text = "# 4097 rules, one byte-range each\n";
+  for (int i = 0; i < 4097; ++i)
+    text += "allreduce," + std::to_string(i * 16) + "," + std::to_string(i * 16 + 15) + ",ring,simple,-1,-1,-1\n";
+  setenv("NCDX_TUNER_FILE", write("many.conf", text).c_str(), 1);
+  const auto* t = sym<ncdxTuner_v5>("ncclTunerPlugin_v5");
+  void* ctx = init_v5(t);
+  bool said = false;
+  for (const auto& l : g_log) said |= l.find("more than 4096 rules, the rest ignored") != std::string::npos;
+  EXPECT_TRUE(said);
+  int nch = 0;
+  auto last = table();  // the 4096th rule (bytes 65520-65535) applies
+  t->getCollInfo(ctx, 4, 65530, 1, reinterpret_cast<float**>(last.data()), 7, 3, 0, &nch);
+  EXPECT_EQ(at(last, NCDX_ALGO_RING, NCDX_PROTO_SIMPLE), 0.0f);
+  auto beyond = table();  // the 4097th (65536-65551) does not: the table is NCCL's
+  auto orig = beyond;
+  t->getCollInfo(ctx, 4, 65540, 1, reinterpret_cast<float**>(beyond.data()), 7, 3, 0, &nch);
+  EXPECT_EQ(beyond, orig);
   t->finalize(ctx);
 }
 
@@ -256,6 +299,35 @@ TEST_F(TunerPlugin, V2ReturnsAlgorithmAndProtocolRespectingSupport) {
   t->getCollInfo(ctx, 4, 4096, 0, 1, 1, &algo, &proto, &nch);
   EXPECT_EQ(algo, -1);  // outside the buckets: NCCL decides
   t->destroy(ctx);
+  // CollNet only where NCCL says it is possible; PAT is no algorithm of 2.21 (v2): never returned.
+  setenv("NCDX_TUNER_FILE",
+         write("c.conf", "allreduce,0,100,collnet_direct,simple,-1,-1,-1\nallreduce,0,100,collnet_chain,simple,-1,-1,-1\n"
+                         "allgather,0,100,pat,simple,-1,-1,-1\n").c_str(), 1);
+  ASSERT_EQ(t->init(8, 2, logger, &ctx), 0);
+  algo = proto = -1;
+  t->getCollInfo(ctx, 4, 64, /*collNet*/ 0, 1, 1, &algo, &proto, &nch);
+  EXPECT_EQ(algo, -1);
+  t->getCollInfo(ctx, 4, 64, /*collNet*/ 1, 1, 1, &algo, &proto, &nch);
+  EXPECT_EQ(algo, NCDX_ALGO_COLLNET_DIRECT);
+  algo = proto = -1;
+  t->getCollInfo(ctx, 2, 64, 1, 1, 1, &algo, &proto, &nch);
+  EXPECT_EQ(algo, -1);
+  t->destroy(ctx);
+}
+
+// A rule with numPipeOps applies only to that many grouped operations (NCCL passes numPipeOps).
+TEST_F(TunerPlugin, PipeOpsMustMatch) {
+  setenv("NCDX_TUNER_FILE", write("p.conf", "allreduce,0,100,ring,ll,-1,-1,-1,2\n").c_str(), 1);
+  const auto* t = sym<ncdxTuner_v5>("ncclTunerPlugin_v5");
+  void* ctx = init_v5(t);
+  int nch = 0;
+  auto tab = table();
+  const auto orig = tab;
+  t->getCollInfo(ctx, 4, 64, /*numPipeOps*/ 1, reinterpret_cast<float**>(tab.data()), 7, 3, 0, &nch);
+  EXPECT_EQ(tab, orig);
+  t->getCollInfo(ctx, 4, 64, /*numPipeOps*/ 2, reinterpret_cast<float**>(tab.data()), 7, 3, 0, &nch);
+  EXPECT_EQ(at(tab, NCDX_ALGO_RING, NCDX_PROTO_LL), 0.0f);
+  t->finalize(ctx);
 }
 
 TEST_F(TunerPlugin, NullArgumentsNeverCrash) {

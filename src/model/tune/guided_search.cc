@@ -450,7 +450,9 @@ class GuidedSearch {
       }
       bc.default_us = bc.best_us = median(medians(*d));
       bc.noise_us = within_trial_noise(*d);
-      const Config c = g->cfg.at(b);
+      // Reported as what the library runs (a segmented ring of one phase is the ring): the rules
+      // file then names it, and the exhaustive search's choice compares with it.
+      const Config c = book_.canon(g->cfg.at(b), b);
       if (const auto* s = book_.get(c, b)) {
         double m = median(medians(*s)), noise = std::max(within_trial_noise(*d), within_trial_noise(*s));
         if (m < bc.best_us) {

@@ -79,7 +79,7 @@ SearchSpace ompi_space(const std::vector<OmpiAlgorithm>& algs, const SearchOptio
     for (const auto& a : algs) {
       if (a.id != c.alg) continue;
       std::string runs = ompi_runs_as(a.coll, a.name, np, bytes, c.knob, elt);
-      if (runs == a.name) return c;
+      if (runs == a.name) return Config{c.alg, ompi_effective_segsize(a.coll, a.name, bytes, c.knob, elt)};
       for (const auto& b : algs)
         if (b.name == runs) return Config{b.id, 0};
     }
@@ -116,7 +116,7 @@ core::Result<SearchResult> exhaustive_search(const SearchSpace& space, const std
   for (std::size_t b : sizes) {
     auto d = decide(b, compare(b, book, cfgs, 1), 0.0, 1.0);
     // Exhaustive: the fastest median, noise or not (it is the reference, not a decision).
-    d.chosen = d.best;
+    d.chosen = d.best = book.canon(d.best, b);
     res.buckets.push_back(d);
   }
   res.trials = book.trials;

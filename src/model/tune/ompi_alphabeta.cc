@@ -282,6 +282,18 @@ std::optional<AlphaBetaCost> ompi_alphabeta(Collective c, const std::string& nam
   return out;
 }
 
+int ompi_effective_segsize(Collective c, const std::string& name, std::size_t bytes, int segsize, std::size_t elt) {
+  // COLL_BASE_COMPUTED_SEGCOUNT (coll_base_functions.h:407-415 @ v4.1.4) leaves segcount = count
+  // unless typelng <= segsize < typelng·count; every segmented bcast and reduce but the split binary
+  // tree starts from segcount = count and applies it (coll_base_bcast.c:257-351,725-740,
+  // coll_base_reduce.c:391-542), so a segment covering the message is no segmentation, as 0 is.
+  // The split binary tree splits the message in two first (coll_base_bcast.c:361-420): kept as is.
+  const bool macro = (c == Collective::broadcast || c == Collective::reduce) && name != "split_binary_tree";
+  if (!macro || segsize <= 0 || elt == 0) return segsize;
+  const std::size_t s = static_cast<std::size_t>(segsize), count = bytes / elt;
+  return s >= elt && s < elt * count ? segsize : 0;
+}
+
 std::string ompi_runs_as(Collective c, const std::string& name, int nranks, std::size_t bytes, int segsize, std::size_t elt) {
   if (c == Collective::allreduce && name == "segmented_ring" && segsize > 0 && elt > 0) {
     // ompi_coll_base_allreduce_intra_ring_segmented (coll_base_allreduce.c:650-662 @ v4.1.4):
@@ -291,7 +303,14 @@ std::string ompi_runs_as(Collective c, const std::string& name, int nranks, std:
     const std::size_t count = bytes / elt, s = static_cast<std::size_t>(segsize);
     std::size_t segcount = count;
     if (s >= elt && s < elt * count) segcount = s / elt + (s % elt > elt / 2 ? 1 : 0);
-    if (count < static_cast<std::size_t>(nranks) * segcount) return ompi_runs_as(c, "ring", nranks, bytes, 0, elt);
+    const std::size_t ps = static_cast<std::size_t>(nranks) * segcount;
+    if (count < ps) return ompi_runs_as(c, "ring", nranks, bytes, 0, elt);
+    // One phase is the ring message for message: num_phases = count / (p·segcount), one more when
+    // the remainder is ≥ p and more than half of p·segcount (:663-667); with one phase each block is
+    // one segment, so every send, receive and reduction is the ring's (:341-537 vs :702-830).
+    const std::size_t rem = count % ps;
+    const std::size_t phases = count / ps + (rem >= static_cast<std::size_t>(nranks) && rem > ps / 2 ? 1 : 0);
+    if (phases == 1) return ompi_runs_as(c, "ring", nranks, bytes, 0, elt);
     return name;
   }
   auto m = ompi_alphabeta(c, name, nranks, bytes, elt);

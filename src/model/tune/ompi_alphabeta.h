@@ -67,10 +67,16 @@ std::optional<AlphaBetaCost> ompi_alphabeta(measure::Collective c, const std::st
 
 // The name of the algorithm Open MPI runs when `name` is forced with segment size `segsize` (0 =
 // the default) at nccl-tests size `bytes`: `name` itself, or the algorithm of its silent fallback
-// (the rows of ompi_alphabeta; for the segmented ring also a message below p segments). Two
-// configurations that run the same algorithm at a size are one configuration there (mpi_search.h).
+// (the rows of ompi_alphabeta; for the segmented ring also a message below p segments, and one of
+// a single phase, which sends exactly the ring's messages). Two configurations that run the same
+// messages at a size are one configuration there (mpi_search.h).
 std::string ompi_runs_as(measure::Collective c, const std::string& name, int nranks, std::size_t bytes, int segsize,
                          std::size_t elt = 4);
+
+// The segment size a segmented bcast/reduce `name` really uses at `bytes`: 0 (no segmentation,
+// Open MPI's default) when one segment covers the message, else `segsize`.
+int ompi_effective_segsize(measure::Collective c, const std::string& name, std::size_t bytes, int segsize,
+                           std::size_t elt = 4);
 
 // The algorithms of collective `c` the model covers, in the tsv's order.
 std::vector<std::string> ompi_alphabeta_algorithms(measure::Collective c);

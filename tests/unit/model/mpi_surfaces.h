@@ -83,17 +83,13 @@ inline Model namespace_like(unsigned seed, double spread = 0.03) {
 }
 
 // The surface as Open MPI runs it at `nranks`: a forced configuration that Open MPI runs as another
-// one (ompi_runs_as: the segmented ring below p segments is the ring) costs what that one costs.
+// one (ompi_space's runs_as: the segmented ring below p segments or in one phase is the ring) costs
+// what that one costs.
 inline Model as_run(Model m, const std::vector<OmpiAlgorithm>& algs, int nranks) {
-  return [m, algs, nranks](const OmpiConfig& c, std::size_t bytes) {
-    for (const auto& a : algs)
-      if (a.id == c.alg) {
-        std::string runs = ompi_runs_as(a.coll, a.name, nranks, bytes, c.knob);
-        for (const auto& b : algs)
-          if (b.name == runs && runs != a.name) return m(OmpiConfig{b.id, 0}, bytes);
-      }
-    return m(c, bytes);
-  };
+  SearchOptions o;
+  o.nranks = nranks;
+  auto runs = ompi_space(algs, o).runs_as;
+  return [m, runs](const OmpiConfig& c, std::size_t bytes) { return m(c.alg == 0 ? c : runs(c, bytes), bytes); };
 }
 
 // Every trial's median is model * (1 + N(0, noise)); with probability `tail_p` the trial is

@@ -162,6 +162,20 @@ TEST(MpiSearch, ConfigurationsOpenMpiRunsAsAnotherAreNotDistinct) {
   ASSERT_TRUE(e.ok());
   EXPECT_EQ(e->trials, 48);
   EXPECT_EQ(e->configurations, 8);
+  // At 256 KiB the 64 KiB segments make one phase, the ring's messages: not distinct there, so a
+  // grid of that size alone has 7 configurations (the 8 KiB segments make 8 phases: their own), and
+  // at 512 KiB the 64 KiB segments make 2 phases: 8.
+  EXPECT_EQ(all_configs(algs, o, {256 << 10}).size(), 7u);
+  EXPECT_EQ(all_configs(algs, o, {512 << 10}).size(), 8u);
+  // Broadcast: a segment covering the message is no segmentation. At 8 KiB: the default, 9
+  // algorithms and the split binary tree's two segment sizes (it halves the message first, kept as
+  // its own); at 16 KiB the other five segmented ones' 8 KiB segments count too.
+  auto all = ompi_algorithms();
+  ASSERT_TRUE(all.ok());
+  auto bc = ompi_algorithms_for(*all, Collective::broadcast, 4);
+  EXPECT_EQ(all_configs(bc, o, {8 << 10}).size(), 1u + 9u + 2u);
+  EXPECT_EQ(all_configs(bc, o, {16 << 10}).size(), 1u + 9u + 2u + 5u);
+  EXPECT_EQ(all_configs(bc, o, {1 << 20}).size(), 1u + 9u + 12u);
 }
 
 TEST(MpiSearch, TheBudgetBoundsTheTrials) {

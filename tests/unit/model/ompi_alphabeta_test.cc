@@ -84,8 +84,14 @@ TEST(OmpiAlphaBeta, WhatAForcedConfigurationRunsAs) {
   // v4.1.4), segcount = segsize / 4 for floats: at 4 ranks and 64 KiB segments, below 256 KiB.
   EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 64 << 10, 65536), "ring");
   EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, (256 << 10) - 4, 65536), "ring");
-  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 256 << 10, 65536), "segmented_ring");
+  // From p segments: num_phases = count / (p * segcount), one more when the remainder is >= p and
+  // more than half of p * segcount (:663-667). One phase sends exactly the ring's messages: the ring.
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 256 << 10, 65536), "ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 384 << 10, 65536), "ring");  // rem = half
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, (384 << 10) + 64, 65536), "segmented_ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 512 << 10, 65536), "segmented_ring");
   EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 64 << 10, 8192), "segmented_ring");
+  EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 32 << 10, 8192), "ring");
   // A segment at least the message (segcount stays count) and the default segment size: the ring.
   EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 2, 8192, 8192), "ring");
   EXPECT_EQ(ompi_runs_as(Collective::allreduce, "segmented_ring", 4, 16 << 20, 0), "ring");
@@ -96,6 +102,22 @@ TEST(OmpiAlphaBeta, WhatAForcedConfigurationRunsAs) {
   // Not in the model: itself.
   EXPECT_EQ(ompi_runs_as(Collective::allreduce, "nonoverlapping", 4, 4096, 0), "nonoverlapping");
   EXPECT_EQ(ompi_runs_as(Collective::broadcast, "pipeline", 4, 1 << 20, 8192), "pipeline");
+}
+
+TEST(OmpiAlphaBeta, ASegmentCoveringTheMessageIsNoSegmentation) {
+  // COLL_BASE_COMPUTED_SEGCOUNT (coll_base_functions.h:407 @ v4.1.4): segcount stays count unless
+  // typelng <= segsize < typelng * count.
+  EXPECT_EQ(ompi_effective_segsize(Collective::broadcast, "pipeline", 64 << 10, 65536), 0);
+  EXPECT_EQ(ompi_effective_segsize(Collective::broadcast, "pipeline", 16 << 10, 65536), 0);
+  EXPECT_EQ(ompi_effective_segsize(Collective::broadcast, "pipeline", (64 << 10) + 4, 65536), 65536);
+  EXPECT_EQ(ompi_effective_segsize(Collective::broadcast, "binomial", 1 << 20, 8192), 8192);
+  EXPECT_EQ(ompi_effective_segsize(Collective::reduce, "in-order_binary", 8192, 8192), 0);
+  EXPECT_EQ(ompi_effective_segsize(Collective::reduce, "chain", 8192, 2), 0);  // below one element
+  EXPECT_EQ(ompi_effective_segsize(Collective::broadcast, "chain", 8192, 0), 0);
+  // The split binary tree halves the message first: its segment size is kept.
+  EXPECT_EQ(ompi_effective_segsize(Collective::broadcast, "split_binary_tree", 8192, 65536), 65536);
+  // The segmented ring's identities are ompi_runs_as's.
+  EXPECT_EQ(ompi_effective_segsize(Collective::allreduce, "segmented_ring", 8192, 65536), 65536);
 }
 
 TEST(OmpiAlphaBeta, BinomialBroadcastSharesTheSendersLink) {
