@@ -278,7 +278,7 @@ TEST(ModelValidation, PublishedBusbwAndVerdicts) {
 TEST(ModelValidation, HeldOutPublishedRuns) {
   const char* env = std::getenv("NCDX_PUBLISHED_NCCL_TESTS");
   auto recs = read_jsonl(env && *env ? std::string(env) : std::string(NCDX_SHARED_DIR) + "/data/published_nccl_tests.jsonl");
-  if (recs.empty()) GTEST_SKIP() << "published_nccl_tests.jsonl not found";
+  if (recs.empty()) GTEST_SKIP() << "published_nccl_tests.jsonl not found (rebuild it: bench/published_nccl_tests/collect.py)";
   auto sp = specs();
   std::vector<double> largest, sizes;
   std::map<std::string, std::string> verdicts;
