@@ -315,11 +315,12 @@ TEST(ModelValidation, HeldOutPublishedRuns) {
   line("pooled, bandwidth-bound sizes", pooled_sizes);
   for (const auto& [id, v] : verdicts) std::printf("[validation-heldout] verdict %-40s %s\n", id.c_str(), v.c_str());
   std::printf("[validation-heldout] verdicts agree with the recorded label on %d of %d labelled runs\n", agree, labelled);
-  // Measured 2026-12-07 (docs/MODEL.md (b), held-out set): keep or improve. The two "slow"
-  // verdicts on runs their sources cite as reference are disagreements, pinned as measured:
-  // GPUDirect-TCPX on A3 High delivers 71-76 % of 4 x 200 Gb/s (the model has no plugin
-  // efficiency), and the 2020 DGX-1 RoCE run plateaus at Ring's bound while NCCL 2.27's tables
-  // pick Tree (the run's NCCL version is not stated).
+  // Measured 2026-12-07 (docs/MODEL.md (b), held-out set): keep or improve. The "slow" verdict on
+  // a run its source cites as reference is a disagreement, pinned as measured: the 2020 DGX-1
+  // RoCE run (NCCL 2.5.6 per its doc) plateaus at Ring's bound where the model's tables pick Tree.
+  // The cluster-toolkit A3 High run is judged with the NCCL_ALGO=Ring NCCL_PROTO=Simple its
+  // script sets (bench/published_nccl_tests/README.md): ok at 71 % from 32 MB, while GPUDirect-
+  // TCPX delivers 71-76 % of 4 x 200 Gb/s at the largest sizes (no plugin efficiency in the model).
   const std::map<std::string, std::string> expected = {
       {"awsome-p4de-2node-allreduce", "ok"},         {"awsome-p5-2node-allreduce-16g", "ok"},
       {"azure-nda100v4-1node-allreduce", "ok"},      {"azure-ndh100v5-1node-allreduce", "ok"},
@@ -327,15 +328,15 @@ TEST(ModelValidation, HeldOutPublishedRuns) {
       {"deepops-dgxa100-2node-hdr-allreduce", "ok"}, {"deepops-dgxa100-4node-allreduce", "ok"},
       {"dstack-gcp-a3high-2node-allgather", "slow"}, {"dstack-gcp-a3mega-2node-allgather", "ok"},
       {"dstack-gcp-a4-b200-2node-allreduce", "ok"},  {"dstack-nebius-h100-2node-allreduce", "ok"},
-      {"gcptk-a3high-2node-allgather", "slow"},      {"gcptk-a3mega-2node-allgather", "ok"},
+      {"gcptk-a3high-2node-allgather", "ok"},        {"gcptk-a3mega-2node-allgather", "ok"},
       {"gcptk-a3ultra-2node-allgather", "ok"},
   };
   EXPECT_EQ(verdicts, expected);
   EXPECT_EQ(labelled, 8);
-  EXPECT_GE(agree, 6);
-  // Largest size: held-out median 3.4 %, p90 30.4 % (n = 15); pooled with the 7 not-bad runs
-  // of the first set 5.8 % / 33.0 % (n = 22). Bandwidth-bound sizes: held-out 10.9 % / 47.1 %
-  // (n = 130), pooled 12.8 % / 50.7 % (n = 182).
+  EXPECT_GE(agree, 7);
+  // Largest size: held-out median 3.4 %, p90 30.3 % (n = 15); pooled with the 7 not-bad runs
+  // of the first set 5.8 % / 32.8 % (n = 22). Bandwidth-bound sizes: held-out 10.7 % / 46.9 %
+  // (n = 129), pooled 12.6 % / 48.4 % (n = 180).
   EXPECT_LE(pct(largest, 0.5), 0.04);
   EXPECT_LE(pct(largest, 0.9), 0.31);
   EXPECT_LE(pct(pooled, 0.5), 0.06);
