@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "analyze/judge/table_shape.h"
 #include "knowledge/gpu_models.h"
 #include "model/cost/predict.h"
 #include "model/cost/spec_parse.h"
@@ -115,6 +116,14 @@ std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const J
     Judgement j;
     j.test_name = run.test_name;
     j.coll = run.coll ? run.coll : opt.coll;
+    const TableShape shape = table_shape(run);
+    if (!j.coll && shape.coll) {
+      j.coll = shape.coll;
+      j.notes.push_back("collective inferred from the table's columns (" + shape.evidence + ")");
+    } else if (j.coll && shape.coll && *shape.coll != *j.coll) {
+      j.notes.push_back("the table's columns fit " + std::string(mc::name(*shape.coll)) + ", not " +
+                        std::string(mc::name(*j.coll)) + " (" + shape.evidence + ")");
+    }
     j.avg_busbw = run.avg_busbw;
     j.first_line = run.first_line;
     // Wrong results first: they need no model.
@@ -131,6 +140,11 @@ std::vector<Judgement> judge_runs(const std::vector<NcclTestsRun>& runs, const J
     std::string why;
     if (opt.spec) { j.spec = opt.spec; j.spec_source = "--spec"; }
     else if (auto s = infer_spec(run, why)) { j.spec = s; j.spec_source = "inferred from the output"; }
+    // A spec whose rank count the table contradicts is judged as given, and said: busbw would be
+    // compared at the wrong scale (the p5 record of shared/data read as 16 ranks was 8, MODEL.md (b)).
+    if (j.spec && shape.nranks && j.spec->nranks() != *shape.nranks)
+      j.notes.push_back("the table's columns say " + std::to_string(*shape.nranks) + " ranks (" + shape.evidence +
+                        "); the spec judged against has " + std::to_string(j.spec->nranks()));
     mc::NcclVersion ver = opt.version.value_or(mc::NcclVersion{2, 27, 7});
     if (!opt.version && run.nccl_version)
       if (auto v = mc::NcclVersion::parse(*run.nccl_version)) ver = *v;

@@ -41,6 +41,9 @@ struct Judgement {
   std::uint64_t from_size = 0;            // smallest counted size
   std::optional<double> avg_busbw;
   std::vector<std::string> causes;        // likely causes, most likely first
+  // What the table's own columns say when the output does not (table_shape.h): the collective
+  // inferred, or a rank count that differs from the spec judged against.
+  std::vector<std::string> notes;
   std::vector<JudgedRow> rows;
   int first_line = 0;
 };

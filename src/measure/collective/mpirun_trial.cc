@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <chrono>
 #include <cstring>
 #include <set>
@@ -147,6 +148,24 @@ core::Result<std::vector<TrialRow>> trial_rows_from_json(std::string_view text, 
     }
   }
   return rows;
+}
+
+std::optional<std::string> open_mpi_version_of(std::string_view text) {
+  // "mpirun (Open MPI) 4.1.4" (orterun's --version, v4.1.x) / "mpirun (Open MPI) 5.0.9" (prte, v5)
+  const std::string_view key = "(Open MPI) ";
+  auto at = text.find(key);
+  if (at == std::string_view::npos) return std::nullopt;
+  auto v = text.substr(at + key.size());
+  v = v.substr(0, v.find_first_of(" \t\r\n"));
+  if (v.empty() || !std::isdigit(static_cast<unsigned char>(v.front()))) return std::nullopt;
+  return std::string(v);
+}
+
+std::optional<std::string> open_mpi_version(const MpirunSpec& spec) {
+  int st = 0;
+  auto out = run_capture({spec.mpirun, "--version"}, {}, 30, st);
+  if (!out || !WIFEXITED(st) || WEXITSTATUS(st) != 0) return std::nullopt;
+  return open_mpi_version_of(*out);
 }
 
 core::Result<TrialResult> run_trial(const MpirunSpec& spec, Collective c, const Mca& mca, const TrialEnv& env,

@@ -8,7 +8,9 @@
 // counts and NCCL_TUNER_PLUGIN at communicator creation, so an NCCL trial is a fresh process too
 // (`--backend nccl`: without mpirun when np is 0, one process driving every local GPU).
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -57,6 +59,12 @@ core::Result<TrialResult> run_trial(const MpirunSpec& spec, Collective c, const 
                                     const std::vector<std::size_t>& sizes);
 core::Result<std::vector<TrialRow>> run_mpirun_trial(const MpirunSpec& spec, Collective c, const Mca& mca,
                                                      const std::vector<std::size_t>& sizes);
+
+// The Open MPI release of `spec.mpirun` ("4.1.4" from "mpirun (Open MPI) 4.1.4"); nullopt when it is
+// not Open MPI or does not answer `--version` within 30 s.
+std::optional<std::string> open_mpi_version(const MpirunSpec& spec);
+// The same from that text (exposed for tests).
+std::optional<std::string> open_mpi_version_of(std::string_view version_output);
 
 // The argv of that trial (exposed for tests and for `--dry-run`).
 std::vector<std::string> trial_argv(const MpirunSpec& spec, Collective c, const Mca& mca, const TrialEnv& env,

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "model/tune/ompi_alphabeta.h"
+#include "model/tune/ompi_fixed_decision.h"
 #include "model/tune/rank_test.h"
 #include "model/tune/trial_book.h"
 
@@ -75,11 +76,16 @@ SearchSpace ompi_space(const std::vector<OmpiAlgorithm>& algs, const SearchOptio
   for (const auto& a : algs) sp.cands.push_back({a.id, a.name, a.segmented});
   sp.knobs = o.segsizes;
   if (o.nranks < 1) return sp;
-  sp.runs_as = [algs, np = o.nranks, elt = o.elt_bytes](const Config& c, std::size_t bytes) {
+  sp.runs_as = [algs, np = o.nranks, elt = o.elt_bytes, fixed = o.default_is_fixed_decision](const Config& c, std::size_t bytes) {
     for (const auto& a : algs) {
       if (a.id != c.alg) continue;
-      std::string runs = ompi_runs_as(a.coll, a.name, np, bytes, c.knob, elt);
-      if (runs == a.name) return Config{c.alg, ompi_effective_segsize(a.coll, a.name, bytes, c.knob, elt)};
+      const std::string runs = ompi_runs_as(a.coll, a.name, np, bytes, c.knob, elt);
+      const int seg = runs == a.name ? ompi_effective_segsize(a.coll, a.name, bytes, c.knob, elt) : 0;
+      // The default runs the fixed decision's algorithm at segment size 0, as Open MPI runs it.
+      if (const auto d = fixed && seg == 0 ? ompi_fixed_decision(a.coll, np, bytes) : std::nullopt)
+        for (const auto& b : algs)
+          if (b.id == *d && ompi_runs_as(b.coll, b.name, np, bytes, 0, elt) == runs) return Config{};
+      if (runs == a.name) return Config{c.alg, seg};
       for (const auto& b : algs)
         if (b.name == runs) return Config{b.id, 0};
     }

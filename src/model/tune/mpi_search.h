@@ -73,6 +73,10 @@ struct SearchOptions {
   // MPI runs as another one at a size (ompi_runs_as); 0 ranks = unknown, every one is distinct.
   int nranks = 0;
   std::size_t elt_bytes = 4;
+  // The Open MPI that runs the trials decides by the fixed decision of ompi_fixed_decision.h
+  // (4.1.x, 5.0.x): a forced configuration that runs the messages it picks at a size is the
+  // default there (ompi_space's runs_as), so it is neither measured apart nor chosen.
+  bool default_is_fixed_decision = false;
 };
 
 struct BucketChoice {

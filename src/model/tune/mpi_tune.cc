@@ -5,6 +5,7 @@
 #include <map>
 
 #include "core/log.h"
+#include "model/tune/ompi_fixed_decision.h"
 #include "model/tune/tune_validation.h"
 
 namespace ncdx::model::tune {
@@ -59,12 +60,17 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
   rep.exhaustive = o.exhaustive;
   std::vector<OmpiCollRules> ours, best;
   std::vector<SearchResult> searched, exhausted;
+  // Which Open MPI runs the trials decides what its default is (ompi_fixed_decision.h).
+  const auto version = measure::open_mpi_version(o.spec);
+  if (version) rep.library = "Open MPI " + *version;
+  const bool fixed = version && ompi_fixed_decision_applies(*version);
   for (auto c : o.colls) {
     auto algs = ompi_algorithms_for(*all, c, o.spec.np);
     if (algs.empty()) return core::Status::usage("no Open MPI algorithms known for " + std::string(measure::name_of(c)));
     auto fn = measure_with(o, c, algs);
     SearchOptions so = o.search;
     so.nranks = o.spec.np;  // which forced configurations Open MPI runs as another (ompi_runs_as)
+    so.default_is_fixed_decision = fixed;
     auto g = guided_search(algs, o.sizes, fn, so);
     if (!g) return g.status().with_context("tuning " + std::string(measure::name_of(c)));
     SearchResult ex;
@@ -86,7 +92,7 @@ core::Result<MpiTuneReport> tune_mpi(const MpiTuneOptions& o) {
   const std::string header =
       "Open MPI coll_tuned dynamic rules written by ncdx tune --backend mpi\n"
       "use: mpirun --mca coll_tuned_use_dynamic_rules 1 --mca coll_tuned_dynamic_rules_filename THIS_FILE ...\n"
-      "fabric: " + o.fabric + "; np " + std::to_string(o.spec.np) + "\n"
+      "fabric: " + o.fabric + "; np " + std::to_string(o.spec.np) + (version ? "; Open MPI " + *version : std::string()) + "\n"
       "format: ompi/mca/coll/tuned/coll_tuned_dynamic_file.c (v4.1.x, v5.0.x): msg_size alg faninout segsize";
   rep.rules_text = render_dynamic_rules(ours, header);
   const std::string best_text = render_dynamic_rules(best, "exhaustive-search rules (comparison only)"), best_path = exhaustive_path(o.rules_path);

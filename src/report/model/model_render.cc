@@ -159,6 +159,7 @@ std::string render_judge_text(const std::vector<aj::Judgement>& js, const std::s
     o << "\n";
     auto vc = j.kind == aj::VerdictKind::Ok ? core::Color::green : j.kind == aj::VerdictKind::Unknown ? core::Color::grey : core::Color::red;
     o << "verdict: " << core::paint(j.verdict, vc, color) << "\n";
+    for (const auto& n : j.notes) o << "note: " << n << "\n";
     if (j.avg_busbw) o << "avg bus bandwidth (nccl-tests): " << num(*j.avg_busbw) << " GB/s\n";
     core::Table t({"SIZE", "BUSBW(GB/s)", "EXPECTED", "%", "MODEL PICK", ""});
     for (const auto& r : j.rows) {
@@ -254,6 +255,7 @@ nlohmann::json model_json(const mc::SweepResult* sweep, bool explain, const std:
                                  {"from_bytes", x.from_size ? nlohmann::json(x.from_size) : nlohmann::json(nullptr)},
                                  {"avg_busbw_gbps", x.avg_busbw ? nlohmann::json(*x.avg_busbw) : nlohmann::json(nullptr)},
                                  {"causes", x.causes},
+                                 {"notes", x.notes},
                                  {"rows", rows}});
     }
   }

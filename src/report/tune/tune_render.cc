@@ -84,7 +84,8 @@ nlohmann::json colls_json(const std::vector<model::tune::CollReport>& colls, boo
 
 std::string render_tune_text(const model::tune::MpiTuneReport& r) {
   std::ostringstream o;
-  o << "ncdx tune --backend mpi: Open MPI coll_tuned, " << r.np << " ranks, fabric: " << r.fabric << "\n";
+  o << "ncdx tune --backend mpi: " << (r.library.empty() ? std::string("Open MPI") : r.library) << " coll_tuned, " << r.np
+    << " ranks, fabric: " << r.fabric << "\n";
   o << "rules file: " << r.rules_path << "\n\n";
   o << render_colls(r.colls, r.exhaustive, "jobs");
   return o.str();
@@ -106,7 +107,8 @@ std::string render_nccl_tune_text(const model::tune::NcclTuneReport& r) {
 nlohmann::json tune_json(const model::tune::MpiTuneReport& r, const nlohmann::json& context) {
   nlohmann::json j = {{"schema", "ncdx.tune/1"}, {"context", context}, {"backend", "mpi"}, {"np", r.np},
                       {"fabric", r.fabric}, {"rules_path", r.rules_path}, {"rules", r.rules_text},
-                      {"exhaustive", r.exhaustive}};
+                      {"exhaustive", r.exhaustive},
+                      {"library", r.library.empty() ? nlohmann::json(nullptr) : nlohmann::json(r.library)}};
   j["collectives"] = colls_json(r.colls, r.exhaustive);
   return j;
 }

@@ -6,7 +6,9 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "measure/collective/mpirun_trial.h"
 #include "model/tune/mpi_search.h"
+#include "model/tune/ompi_fixed_decision.h"
 #include "model/tune/ompi_rules.h"
 #include "model/tune/rank_test.h"
 #include "mpi_surfaces.h"
@@ -260,4 +262,56 @@ TEST(OmpiRules, FileFormatOpenMpiReads) {
   EXPECT_EQ(m[1].first, "coll_tuned_allreduce_algorithm");
   EXPECT_EQ(m[2].first, "coll_tuned_allreduce_algorithm_segmentsize");
   EXPECT_TRUE(forced_mca(ompi_algorithms_for(*all, Collective::allreduce, 4)[0], {}).empty());
+}
+
+// Open MPI's default is its fixed decision (coll_tuned_decision_fixed.c @ v4.1.4, the same
+// v4.1.0-v5.0.9): at 4 ranks an all-reduce of 8 KiB and more is Rabenseifner at segment size 0,
+// so forcing Rabenseifner there runs the default's messages.
+TEST(MpiSearch, TheDefaultIsOpenMpisFixedDecision) {
+  using C = Collective;
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 4, 8), 4);          // < 16 B: ring
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 4, 4096), 3);       // < 8 KiB: recursive doubling
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 4, 8192), 6);       // Rabenseifner
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 2, 100000), 5);     // 2 ranks, 64-256 KiB: segmented ring
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 2, 1 << 20), 6);
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 200, 200000), 3);   // 128-255 ranks, 128-256 KiB
+  EXPECT_EQ(ompi_fixed_decision(C::allreduce, 10000, 20000), 3);  // >= 4096 ranks, 16-32 KiB
+  EXPECT_FALSE(ompi_fixed_decision(C::broadcast, 4, 8192));       // no table for it: nothing assumed
+  EXPECT_TRUE(ompi_fixed_decision_applies("4.1.4"));
+  EXPECT_TRUE(ompi_fixed_decision_applies("5.0.9"));
+  EXPECT_FALSE(ompi_fixed_decision_applies("4.0.7"));
+  EXPECT_FALSE(ompi_fixed_decision_applies("5.1.0"));
+  EXPECT_FALSE(ompi_fixed_decision_applies(""));
+
+  auto algs = allreduce_algs(4);
+  SearchOptions o;
+  o.nranks = 4;
+  const std::vector<std::size_t> grid = {16 << 10, 64 << 10, 256 << 10, 1 << 20, 4 << 20};
+  EXPECT_EQ(all_configs(algs, o, grid).size(), 8u);
+  o.default_is_fixed_decision = true;
+  auto c = all_configs(algs, o, grid);
+  EXPECT_EQ(c.size(), 7u);  // Rabenseifner forced is the default at every size of this grid
+  EXPECT_EQ(std::count(c.begin(), c.end(), OmpiConfig{6, 0}), 0);
+  // ... but not where the decision is recursive doubling: there it is its own.
+  EXPECT_EQ(all_configs(algs, o, {4096, 1 << 20}).size(), 8u);
+  // The exhaustive search measures it with the default (7 x 5 sizes x 3 repeats), and reports the
+  // default where they tie.
+  long launches = 0;
+  auto e = exhaustive_search(algs, grid, synthetic(0.01, &launches), o);
+  ASSERT_TRUE(e.ok());
+  EXPECT_EQ(e->trials, 7 * 5 * 3);
+  for (const auto& b : e->buckets) EXPECT_NE(b.chosen, (OmpiConfig{6, 0})) << b.bytes;
+}
+
+// `mpirun --version` of the real Open MPI here (openmpi-bin), and the text form.
+TEST(MpiSearch, OpenMpiVersion) {
+  EXPECT_EQ(ncdx::measure::open_mpi_version_of("mpirun (Open MPI) 4.1.4\n\nReport bugs to http://www.open-mpi.org/community/help/\n"),
+            "4.1.4");
+  EXPECT_EQ(ncdx::measure::open_mpi_version_of("prterun (Open MPI) 5.0.9\n"), "5.0.9");
+  EXPECT_FALSE(ncdx::measure::open_mpi_version_of("HYDRA build details:\n    Version: 4.0.2\n"));  // MPICH
+  EXPECT_FALSE(ncdx::measure::open_mpi_version_of("mpirun (Open MPI) \n"));
+  if (std::system("command -v mpirun >/dev/null 2>&1") != 0) GTEST_SKIP() << "no mpirun on PATH";
+  auto v = ncdx::measure::open_mpi_version({});
+  ASSERT_TRUE(v) << "mpirun on PATH is not Open MPI";
+  EXPECT_TRUE(ompi_fixed_decision_applies(*v)) << *v;  // Debian 12: 4.1.4
 }
