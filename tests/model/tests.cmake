@@ -73,10 +73,28 @@ endif()
 # record, when a pinned commit, path or table is gone), then ModelValidation.HeldOutPublishedRuns
 # judges it. Skips (77) without the mirrors (default /work/.mirror, or $NCDX_MIRRORS).
 if(Python3_FOUND)
-  set(_heldout_jsonl ${CMAKE_CURRENT_BINARY_DIR}/published_nccl_tests.jsonl)
-  add_test(NAME model.published_nccl_tests
-           COMMAND bash -c "'${Python3_EXECUTABLE}' bench/published_nccl_tests/collect.py --skip-missing -o '${_heldout_jsonl}' || exit $?; NCDX_PUBLISHED_NCCL_TESTS='${_heldout_jsonl}' exec '$<TARGET_FILE:ncdx_unit>' --gtest_filter='ModelValidation.HeldOut*' 2>&1"
-           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
-  set_tests_properties(model.published_nccl_tests PROPERTIES LABELS "model;validation" SKIP_RETURN_CODE 77 TIMEOUT 300
-                       FAIL_REGULAR_EXPRESSION "\\[  SKIPPED \\]|PASSED  \\] 0 tests")
+  # ncdx_published_runs_test(NAME FILTER ENV=MANIFEST...): collects each manifest into the build
+  # dir (skips with 77 when a repository has no mirror) and runs the filtered test with ENV naming it.
+  function(ncdx_published_runs_test name filter)
+    set(_cmd "")
+    set(_env "")
+    foreach(_pair IN LISTS ARGN)
+      string(REPLACE "=" ";" _kv "${_pair}")
+      list(GET _kv 0 _var)
+      list(GET _kv 1 _manifest)
+      set(_out ${CMAKE_CURRENT_BINARY_DIR}/${name}.${_var}.jsonl)
+      string(APPEND _cmd "'${Python3_EXECUTABLE}' bench/published_nccl_tests/collect.py --manifest '${_manifest}' --skip-missing -o '${_out}' || exit $?; ")
+      string(APPEND _env "${_var}='${_out}' ")
+    endforeach()
+    add_test(NAME ${name}
+             COMMAND bash -c "${_cmd}${_env}exec '$<TARGET_FILE:ncdx_unit>' --gtest_filter='${filter}' 2>&1"
+             WORKING_DIRECTORY ${CMAKE_SOURCE_DIR})
+    set_tests_properties(${name} PROPERTIES LABELS "model;validation" SKIP_RETURN_CODE 77 TIMEOUT 300
+                         FAIL_REGULAR_EXPRESSION "\\[  SKIPPED \\]|PASSED  \\] 0 tests|no pooled numbers")
+  endfunction()
+  set(_m1 NCDX_PUBLISHED_NCCL_TESTS=bench/published_nccl_tests/manifest.tsv)
+  ncdx_published_runs_test(model.published_nccl_tests ModelValidation.HeldOutPublishedRuns ${_m1})
+  # Held-out set 2 (manifest_set2.tsv, 5 more repositories), with set 1 for the pooled numbers.
+  ncdx_published_runs_test(model.published_nccl_tests_2 ModelValidation.HeldOutPublishedRuns2 ${_m1}
+                           NCDX_PUBLISHED_NCCL_TESTS_2=bench/published_nccl_tests/manifest_set2.tsv)
 endif()
