@@ -178,7 +178,9 @@ Scored score_busbw(const std::string& id, const std::string& label, const analyz
   if (sc.bad || good) {
     sc.labelled = true;
     sc.agrees = sc.bad ? j.kind == analyze::judge::VerdictKind::Slow : j.kind == analyze::judge::VerdictKind::Ok;
-    if (must_agree) EXPECT_TRUE(sc.agrees) << id << ": recorded '" << label << "', judged '" << j.verdict << "'";
+    if (must_agree) {
+      EXPECT_TRUE(sc.agrees) << id << ": recorded '" << label << "', judged '" << j.verdict << "'";
+    }
   }
   std::printf("[validation] %-38s NCCL %-7s measured %8.2f predicted %8.2f GB/s  |err| %5.1f %%  %s  (%s)\n",
               id.c_str(), j.nccl_version.c_str(), *meas, *exp, *sc.largest_err * 100, j.verdict.c_str(), label.c_str());
