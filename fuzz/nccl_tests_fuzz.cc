@@ -1,5 +1,6 @@
 // libFuzzer target: nccl-tests output reader (text tables as pasted in issues, and -J JSON) and
 // the judge over what it returns; plus the NCCL log reader of `ncdx model --nccl-log`.
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -20,6 +21,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     }
     auto j = ncdx::analyze::judge::judge_runs(*r, {});
     if (j.size() != r->size()) __builtin_trap();
+    // With a spec too: the model's expectation per size and the table's rank count against it.
+    static const auto spec = ncdx::model::cost::parse_spec("nodes=2,gpus=8,gpu=H100,nic=8x400G-IB");
+    ncdx::analyze::judge::JudgeOptions o;
+    o.spec = *spec;
+    for (const auto& x : ncdx::analyze::judge::judge_runs(*r, o))
+      for (const auto& row : x.rows)
+        if (row.ratio && std::isnan(*row.ratio)) __builtin_trap();  // never NaN
   }
   auto facts = ncdx::model::cost::read_nccl_log(text);
   if (facts.patterns.size() > 16) __builtin_trap();

@@ -267,9 +267,13 @@ class GuidedSearch {
   }
 
   // 4. refine the knob values not screened (segment sizes, channel counts), where a configuration
-  // of the algorithm is the finalist or predicted within 15 % of it: a knob can close that gap. Largest bucket
-  // first (where segmenting matters most), once each, down to the first where it does not beat
-  // the finalist's median by worth_confirming; where it does, it replaces the finalist.
+  // of the algorithm is the finalist or predicted within 15 % of it: a knob can close that gap.
+  // Once at each such bucket, largest first; where it beats the finalist's median by
+  // worth_confirming it replaces the finalist. Every bucket, not down to the first miss: a knob's
+  // gain is not monotone in size — Open MPI's 8 KiB segments are eager messages (btl tcp's 64 KiB
+  // eager limit), which beat the ring's 64 KiB rendezvous blocks at 256 KiB on 4 ranks and lose
+  // to its 1 MiB blocks at 4 MiB (docs/PERFORMANCE.md, namespace runs 3 and 4: 90.6-92.3 % of
+  // the exhaustive best at 256 KiB when the 4 MiB miss stopped the refinement).
   core::Status refine() {
     bool refined = false;
     for (const auto& a : space_.cands) {
@@ -293,7 +297,7 @@ class GuidedSearch {
           if (book_.canon(c, b) != c || book_.count(c, b) > 0) continue;
           if (auto s = book_.run(c, {b}); !s) return s;
           Group* g = group_of(b);
-          if (!g || !book_.get(c, b) || book_.get(c, b)->front().p50_us >= (1 - o_.worth_confirming) * fastest_at(g->cfg.at(b), b)) break;
+          if (!g || !book_.get(c, b) || book_.get(c, b)->front().p50_us >= (1 - o_.worth_confirming) * fastest_at(g->cfg.at(b), b)) continue;
           g->cfg[b] = c;
           refined = true;
         }
