@@ -1,11 +1,12 @@
 #include "analyze/judge/table_shape.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string_view>
-#include <utility>
-#include <vector>
+
+#include "measure/collective/collective.h"
 
 namespace ncdx::analyze::judge {
 
@@ -13,25 +14,17 @@ namespace mc = model::cost;
 
 namespace {
 
-// Bytes per element of nccl-tests' type names: src/common.cu @ v2.19.6 ("int8" … "f8e5m2") and the
-// names of builds against NCCL 1.x ("char", "int", "half", "float", "double", "int64", "uint64").
+// Bytes per element of a type name nccl-tests prints: ncdx bench's table of them (also the names
+// of builds against NCCL 1.x, "char" and "int"), and the fp8 types of src/common.cu @ v2.19.6,
+// which ncdx bench does not run.
 std::optional<int> element_bytes(std::string_view t) {
-  static constexpr std::pair<std::string_view, int> kTypes[] = {
-      {"int8", 1},  {"uint8", 1},  {"char", 1},   {"f8e4m3", 1}, {"f8e5m2", 1},    {"half", 2},  {"bfloat16", 2},
-      {"int32", 4}, {"uint32", 4}, {"int", 4},    {"float", 4},  {"int64", 8},     {"uint64", 8}, {"double", 8}};
-  for (const auto& [name, bytes] : kTypes)
-    if (t == name) return bytes;
+  if (auto d = measure::parse_datatype(t)) return static_cast<int>(measure::size_of(*d));
+  if (t == "f8e4m3" || t == "f8e5m2") return 1;
   return std::nullopt;
 }
 
 // Two printed decimals on an algbw of >= 1 GB/s put the factor within 1 % (more digits above).
 bool near(double a, double b) { return std::fabs(a - b) <= 0.01 * std::max(1.0, b); }
-
-std::string fixed(double v, int decimals) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%.*f", decimals, v);
-  return b;
-}
 
 }  // namespace
 
@@ -64,7 +57,7 @@ TableShape table_shape(const NcclTestsRun& run) {
   s.evidence = "redop " + (largest->redop.empty() ? std::string("-") : largest->redop) + ", root " +
                (largest->root ? std::to_string(*largest->root) : std::string("-")) + ", size = " +
                (k > 1 ? std::to_string(k) + " x " : std::string()) + "count x " + std::to_string(elt) + " B" +
-               (f ? ", busbw = " + fixed(*f, 3) + " x algbw" : std::string());
+               (f ? fmt::format(", busbw = {:.3f} x algbw", *f) : std::string());
   auto says = [&](std::optional<mc::Collective> c, std::optional<int> n, const std::string& why) {
     s.coll = c;
     s.nranks = n;
@@ -73,7 +66,7 @@ TableShape table_shape(const NcclTestsRun& run) {
   if (k >= 2) {
     // Per-rank counts: reduce_scatter (an operation), all_gather or alltoall ("none", the same
     // columns); the factor must be (n-1)/n for that n.
-    if (f && !near(*f, static_cast<double>(k - 1) / static_cast<double>(k))) return {};
+    if (f && !near(*f, measure::busbw_factor(measure::Collective::reducescatter, static_cast<int>(k)))) return {};
     const std::string n = std::to_string(k);
     if (rooted) return {};  // gather/scatter: rooted per-rank counts, not collectives the model has
     if (op) says(mc::Collective::ReduceScatter, static_cast<int>(k), " = (n-1)/n: reduce_scatter on " + n + " ranks");
@@ -81,7 +74,7 @@ TableShape table_shape(const NcclTestsRun& run) {
     return s;
   }
   if (rooted) {  // broadcast ("none") or reduce (an operation); busbw = algbw, no rank count
-    if (f && !near(*f, 1.0)) return {};
+    if (f && !near(*f, measure::busbw_factor(measure::Collective::broadcast, 0))) return {};
     says(op ? mc::Collective::Reduce : mc::Collective::Broadcast, std::nullopt, op ? ": reduce" : ": broadcast");
     return s;
   }

@@ -3,7 +3,7 @@
 #include <vector>
 
 #include "core/strings.h"
-#include "knowledge/embedded.h"
+#include "model/tune/ompi_rules.h"
 
 namespace ncdx::model::tune {
 
@@ -16,21 +16,14 @@ struct Row {
 };
 
 // The table, read once; a malformed row is a build defect (the file is compiled in), so it ends the
-// table there rather than guessing.
+// table there rather than guessing (the unit tests read its last rows).
 const std::vector<Row>& rows() {
   static const std::vector<Row> table = [] {
     std::vector<Row> out;
-    auto text = knowledge::embedded("ompi_fixed_decision.tsv");
-    if (!text) return out;
-    bool header = true;
-    const std::string all(*text);
-    for (std::string_view line : core::split(all, '\n')) {
-      if (line.empty() || line[0] == '#') continue;
-      if (header) {
-        header = false;
-        continue;
-      }
-      auto f = core::split(line, '\t');
+    auto rows = ompi_table_rows("ompi_fixed_decision.tsv");
+    if (!rows) return out;
+    for (const auto& r : *rows) {
+      const auto& f = r.fields;
       if (f.size() != 5) break;
       auto coll = measure::parse_collective(f[0]);
       auto comm = core::parse_int(f[2]), bytes = core::parse_int(f[3]), id = core::parse_int(f[4]);

@@ -8,14 +8,13 @@
 
 namespace ncdx::model::tune {
 
-core::Result<std::vector<OmpiAlgorithm>> ompi_algorithms() {
-  auto text = knowledge::embedded("ompi_coll_tuned.tsv");
-  if (!text) return core::Status::internal("knowledge file ompi_coll_tuned.tsv is missing");
-  std::vector<OmpiAlgorithm> out;
+core::Result<std::vector<TableRow>> ompi_table_rows(std::string_view name) {
+  auto text = knowledge::embedded(name);
+  if (!text) return core::Status::internal("knowledge file " + std::string(name) + " is missing");
+  std::vector<TableRow> out;
   int lineno = 0;
   bool header = true;
-  const std::string all(*text);
-  for (std::string_view line : core::split(all, '\n')) {
+  for (std::string_view line : core::split(*text, '\n')) {
     ++lineno;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line[0] == '#') continue;
@@ -23,8 +22,19 @@ core::Result<std::vector<OmpiAlgorithm>> ompi_algorithms() {
       header = false;
       continue;
     }
-    auto f = core::split(line, '\t');
-    auto bad = [&] { return core::Status::internal("ompi_coll_tuned.tsv:" + std::to_string(lineno) + ": expected 8 tab-separated fields"); };
+    out.push_back({lineno, core::split(line, '\t')});
+  }
+  return out;
+}
+
+core::Result<std::vector<OmpiAlgorithm>> ompi_algorithms() {
+  auto rows = ompi_table_rows("ompi_coll_tuned.tsv");
+  if (!rows) return rows.status();
+  std::vector<OmpiAlgorithm> out;
+  for (const auto& [lineno, f] : *rows) {
+    auto bad = [&, lineno = lineno] {
+      return core::Status::internal("ompi_coll_tuned.tsv:" + std::to_string(lineno) + ": expected 8 tab-separated fields");
+    };
     if (f.size() != 8) return bad();
     auto coll = measure::parse_collective(f[0]);
     auto ct = core::parse_int(f[2]), id = core::parse_int(f[3]), seg = core::parse_int(f[5]), lo = core::parse_int(f[6]),

@@ -14,6 +14,7 @@
 // nccl-tests' size column (coll_tuned_decision_dynamic.c @ v4.1.4).
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/result.h"
@@ -30,6 +31,15 @@ struct OmpiAlgorithm {
   bool segmented = false;
   int min_ranks = 1, max_ranks = 0;  // 0 = no upper bound
 };
+
+// The data rows of a compiled-in Open MPI table (knowledge/data/NAME, static storage): '#' comments,
+// blank lines and the header line skipped; each row's 1-based line and its tab-separated fields.
+// An internal error when the file is not compiled in.
+struct TableRow {
+  int line = 0;
+  std::vector<std::string_view> fields;
+};
+core::Result<std::vector<TableRow>> ompi_table_rows(std::string_view name);
 
 // The table, or an internal error if the embedded data is broken.
 core::Result<std::vector<OmpiAlgorithm>> ompi_algorithms();

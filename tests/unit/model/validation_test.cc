@@ -305,6 +305,14 @@ void judge_held_out(const std::vector<nlohmann::json>& recs, std::map<std::strin
   }
 }
 
+// A judged held-out set's lines: its two error distributions, each verdict, the agreement.
+void print_held_out(const char* tag, const std::string& name, const HeldOutSet& set) {
+  print_dist(tag, (name + ", largest size").c_str(), set.largest);
+  print_dist(tag, (name + ", bandwidth-bound sizes").c_str(), set.sizes);
+  for (const auto& [id, v] : set.verdicts) std::printf("%s verdict %-40s %s\n", tag, id.c_str(), v.c_str());
+  std::printf("%s verdicts agree with the recorded label on %d of %d labelled runs\n", tag, set.agree, set.labelled);
+}
+
 // The not-bad records of the first set (nccl_tests_results.jsonl), for the pooled numbers.
 void add_first_set_not_bad(std::map<std::string, std::string>& sp, std::vector<double>& largest,
                            std::vector<double>& sizes) {
@@ -343,14 +351,9 @@ TEST(ModelValidation, HeldOutPublishedRuns) {
   const auto& sizes = set.sizes;
   std::vector<double> pooled = largest, pooled_sizes = sizes;
   ASSERT_NO_FATAL_FAILURE(add_first_set_not_bad(sp, pooled, pooled_sizes));
-  auto line = [](const char* what, const std::vector<double>& v) { print_dist("[validation-heldout]", what, v); };
-  line("held-out, largest size", largest);
-  line("held-out, bandwidth-bound sizes", sizes);
-  line("pooled, largest size", pooled);
-  line("pooled, bandwidth-bound sizes", pooled_sizes);
-  for (const auto& [id, v] : set.verdicts) std::printf("[validation-heldout] verdict %-40s %s\n", id.c_str(), v.c_str());
-  std::printf("[validation-heldout] verdicts agree with the recorded label on %d of %d labelled runs\n", set.agree,
-              set.labelled);
+  print_held_out("[validation-heldout]", "held-out", set);
+  print_dist("[validation-heldout]", "pooled, largest size", pooled);
+  print_dist("[validation-heldout]", "pooled, bandwidth-bound sizes", pooled_sizes);
   // Measured 2026-12-07 (docs/MODEL.md (b), held-out set): keep or improve. The "slow" verdict on
   // a run its source cites as reference is a disagreement, pinned as measured: the 2020 DGX-1
   // RoCE run (NCCL 2.5.6 per its doc) plateaus at Ring's bound where the model's tables pick Tree.
@@ -397,12 +400,8 @@ TEST(ModelValidation, HeldOutPublishedRuns2) {
   auto sp = specs();
   HeldOutSet set;
   ASSERT_NO_FATAL_FAILURE(judge_held_out(recs, sp, set));
+  print_held_out("[validation-heldout2]", "held-out 2", set);
   auto line = [](const char* what, const std::vector<double>& v) { print_dist("[validation-heldout2]", what, v); };
-  line("held-out 2, largest size", set.largest);
-  line("held-out 2, bandwidth-bound sizes", set.sizes);
-  for (const auto& [id, v] : set.verdicts) std::printf("[validation-heldout2] verdict %-40s %s\n", id.c_str(), v.c_str());
-  std::printf("[validation-heldout2] verdicts agree with the recorded label on %d of %d labelled runs\n", set.agree,
-              set.labelled);
   auto set1 = held_out_records("NCDX_PUBLISHED_NCCL_TESTS", "published_nccl_tests.jsonl");
   std::optional<HeldOutSet> both;
   if (!set1.empty()) {
